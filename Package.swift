@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One settings array shared by every target.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+    ],
+    targets: [
+        .target(name: "FirestoreModel", swiftSettings: settings),
+        .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .target(
+            name: "FirestoreStorage",
+            dependencies: ["FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "FirestoreEngine",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "FirestoreREST",
+            dependencies: ["FirestoreModel", "FirestoreEngine", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "HearthServer",
+            dependencies: [
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "hearth",
+            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: settings
+        ),
+    ]
+)

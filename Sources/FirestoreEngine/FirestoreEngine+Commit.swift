@@ -1,0 +1,150 @@
+import Foundation
+package import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import GRDB
+
+/// The outcome of a commit.
+package struct CommitResult: Sendable, Equatable {
+    package var writeResults: [WriteResult]
+    package var commitTime: Timestamp
+}
+
+extension FirestoreEngine {
+    /// Applies writes atomically: all land at one commit time or none do.
+    ///
+    /// Within a read-write transaction, the commit first checks that nothing the transaction
+    /// read has changed since; if something has, it fails with ABORTED and writes nothing.
+    package func commit(_ db: DatabaseID, writes: [Write], transaction: [UInt8]? = nil) async throws(FirestoreError) -> CommitResult {
+        for w in writes { try validate(w, in: db) }
+        var readSet: TransactionRegistry.State?
+        if let transaction {
+            let state = try registry(db).finish(transaction, now: clock.nowMicros())
+            if case .readOnly = state.mode, !writes.isEmpty {
+                throw .invalidArgument("Cannot modify entities in a read-only transaction.")
+            }
+            readSet = state
+        }
+        let clock = self.clock
+        let feed = self.feed
+        let readSetCopy = readSet
+        return try await run(db, write: true) { s throws -> CommitResult in
+            if let readSetCopy { try Self.validateReadSet(readSetCopy, in: s) }
+            let last = try s.meta("last_commit") ?? 0
+            let commitMicros = max(clock.nowMicros(), last + 1)
+            try s.setMeta("last_commit", commitMicros)
+            let commitTime = Timestamp(microseconds: commitMicros)
+            var originals: [ResourcePath: Document?] = [:]
+            var states: [ResourcePath: Document?] = [:]
+            var order: [ResourcePath] = []
+            var results: [WriteResult] = []
+            for write in writes {
+                if originals[write.key] == nil {
+                    let doc = try s.document(write.key)
+                    originals[write.key] = .some(doc)
+                    states[write.key] = .some(doc)
+                    order.append(write.key)
+                }
+                let current = states[write.key] ?? nil
+                let outcome = try WriteApplier.apply(write, to: current, database: db, commitTime: commitTime)
+                if let doc = outcome.document { try WriteValidator.validateSize(doc, database: db) }
+                states[write.key] = .some(outcome.document)
+                results.append(WriteResult(updateTime: commitTime, transformResults: outcome.transformResults))
+            }
+            var changes: [DocumentChange] = []
+            for key in order {
+                let before = originals[key] ?? nil
+                let after = states[key] ?? nil
+                if let after {
+                    try s.put(after, previous: before, commitMicros: commitMicros)
+                } else if before != nil {
+                    try s.delete(key, previous: before, commitMicros: commitMicros)
+                }
+                if before != nil || after != nil {
+                    changes.append(DocumentChange(key: key, before: before, after: after))
+                }
+            }
+            if commitMicros - (try s.meta("last_prune") ?? 0) > 60_000_000 {
+                try s.pruneHistory(before: commitMicros - Self.historyRetentionMicros)
+                try s.setMeta("last_prune", commitMicros)
+            }
+            let event = CommitEvent(database: db, commitTime: commitTime, changes: changes)
+            if !changes.isEmpty {
+                s.db.afterNextTransaction { _ in feed.publish(event) }
+            }
+            return CommitResult(writeResults: results, commitTime: commitTime)
+        }
+    }
+
+    /// Applies each write on its own; one failing does not stop the others.
+    package func batchWrite(_ db: DatabaseID, writes: [Write]) async -> [Result<WriteResult, FirestoreError>] {
+        var out: [Result<WriteResult, FirestoreError>] = []
+        for w in writes {
+            do {
+                let r = try await commit(db, writes: [w])
+                out.append(.success(r.writeResults[0]))
+            } catch {
+                out.append(.failure(error))
+            }
+        }
+        return out
+    }
+
+    /// Aborts when a document or query the transaction read has changed since.
+    static func validateReadSet(_ state: TransactionRegistry.State, in s: StoreSession) throws {
+        for (key, seen) in state.reads {
+            let now = try s.document(key)?.updateTime
+            if now != seen {
+                throw FirestoreError.aborted("Transaction lock timeout or contention: the document \(key) read by this transaction was changed by another write. Retry the transaction.")
+            }
+        }
+        for (query, versions) in state.queries {
+            let results = try s.runQuery(query)
+            var nowVersions: [ResourcePath: Timestamp] = [:]
+            for d in results { nowVersions[d.key] = d.updateTime }
+            if nowVersions != versions {
+                throw FirestoreError.aborted("Transaction contention: the results of a query read by this transaction changed. Retry the transaction.")
+            }
+        }
+    }
+
+    /// Checks a write before it reaches storage: key, fields, mask and transforms.
+    func validate(_ write: Write, in db: DatabaseID) throws(FirestoreError) {
+        let name = db.name(of: write.key)
+        try PathValidation.validate(path: write.key, name: name)
+        guard write.key.isDocument else {
+            throw .invalidArgument("Document name \"\(name)\" must have an even number of path segments.")
+        }
+        if case .update(let fields, let mask) = write.operation {
+            try WriteValidator.validate(fields: fields, key: write.key, database: db)
+            if let mask {
+                for path in mask where path.isDocumentName {
+                    throw .invalidArgument("Update mask cannot contain '__name__'.")
+                }
+            }
+        }
+        var transformed = Set<FieldPath>()
+        for t in write.transforms {
+            if !transformed.insert(t.fieldPath).inserted {
+                throw .invalidArgument("Field \"\(t.fieldPath.canonical)\" has more than one transform.")
+            }
+            if t.fieldPath.isDocumentName {
+                throw .invalidArgument("Cannot transform '__name__'.")
+            }
+            switch t.kind {
+            case .increment(let v), .maximum(let v), .minimum(let v):
+                guard v.isNumber else {
+                    throw .invalidArgument("Field transform on \"\(t.fieldPath.canonical)\" needs a number (integerValue or doubleValue), got \(v).")
+                }
+            case .appendMissingElements(let vs), .removeAllFromArray(let vs):
+                for v in vs {
+                    if case .array = v {
+                        throw .invalidArgument("Array transform on \"\(t.fieldPath.canonical)\" cannot hold nested arrays.")
+                    }
+                }
+            case .serverTimestamp:
+                break
+            }
+        }
+    }
+}

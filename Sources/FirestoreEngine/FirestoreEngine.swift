@@ -1,0 +1,174 @@
+import Foundation
+package import FirestoreModel
+package import FirestoreQuery
+package import FirestoreStorage
+import Logging
+import Synchronization
+
+/// The Firestore database service: reads, queries, commits and transactions over the stores of
+/// every database, and the change feed that listeners consume. Transport-independent.
+package final class FirestoreEngine: Sendable {
+    package let stores: StoreDirectory
+    package let feed = ChangeFeed()
+    package let clock: any EngineClock
+    package let ids: any IDGenerator
+    private let transactions = Mutex<[DatabaseID: TransactionRegistry]>([:])
+
+    /// How far back reads at a past time may go.
+    static let historyRetentionMicros: Int64 = 3_600_000_000
+
+    package init(stores: StoreDirectory, clock: any EngineClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator()) {
+        self.stores = stores
+        self.clock = clock
+        self.ids = ids
+    }
+
+    func registry(_ db: DatabaseID) -> TransactionRegistry {
+        transactions.withLock { map in
+            if let r = map[db] { return r }
+            let r = TransactionRegistry()
+            map[db] = r
+            return r
+        }
+    }
+
+    func store(_ db: DatabaseID) throws(FirestoreError) -> DocumentStore {
+        do {
+            return try stores.store(for: db)
+        } catch {
+            throw .internalError("Could not open the store of \(db.name): \(error)")
+        }
+    }
+
+    /// Runs a storage operation, turning storage failures into INTERNAL errors.
+    func run<T: Sendable>(_ db: DatabaseID, write: Bool = false, _ body: @escaping @Sendable (StoreSession) throws -> T) async throws(FirestoreError) -> T {
+        let store = try store(db)
+        do {
+            return write ? try await store.write(body) : try await store.read(body)
+        } catch let e as FirestoreError {
+            throw e
+        } catch {
+            throw .internalError("Storage failure: \(error)")
+        }
+    }
+
+    package var now: Timestamp { Timestamp(microseconds: clock.nowMicros()) }
+
+    // MARK: Reads
+
+    /// The read time a consistency selects (nil: current), validating transactions.
+    func readTime(for consistency: ReadConsistency, in db: DatabaseID) throws(FirestoreError) -> (Timestamp?, [UInt8]?) {
+        switch consistency {
+        case .current:
+            return (nil, nil)
+        case .readTime(let t):
+            try validateReadTime(t)
+            return (t, nil)
+        case .transaction(let id):
+            let state = try registry(db).use(id, now: clock.nowMicros())
+            if case .readOnly = state.mode { return (state.readTime, nil) }
+            return (nil, id)
+        }
+    }
+
+    func validateReadTime(_ t: Timestamp) throws(FirestoreError) {
+        let nowMicros = clock.nowMicros()
+        if t.microseconds < nowMicros - Self.historyRetentionMicros {
+            throw .failedPrecondition("read_time is older than one hour; reads at a past time must lie within the last hour.")
+        }
+        if t.nanos % 1000 != 0 {
+            throw .invalidArgument("read_time must have microsecond precision.")
+        }
+    }
+
+    /// The document at `key`, or nil when missing.
+    package func getDocument(_ db: DatabaseID, key: ResourcePath, consistency: ReadConsistency = .current) async throws(FirestoreError) -> Document? {
+        let (readTime, txn) = try readTime(for: consistency, in: db)
+        let doc = try await run(db) { s in
+            try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
+        }
+        if let txn { registry(db).recordRead(txn, key: key, updateTime: doc?.updateTime) }
+        return doc
+    }
+
+    /// Several documents in one consistent snapshot, in the order asked; nil where missing.
+    package func batchGet(_ db: DatabaseID, keys: [ResourcePath], consistency: ReadConsistency = .current) async throws(FirestoreError) -> (documents: [Document?], readTime: Timestamp) {
+        let (readTime, txn) = try readTime(for: consistency, in: db)
+        let at = readTime ?? now
+        let docs = try await run(db) { s in
+            try keys.map { key in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
+        }
+        if let txn {
+            for (k, d) in zip(keys, docs) { registry(db).recordRead(txn, key: k, updateTime: d?.updateTime) }
+        }
+        return (docs, at)
+    }
+
+    /// Runs a query; results are in the query's order, with offset and limit applied.
+    package func runQuery(_ query: Query, consistency: ReadConsistency = .current) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
+        let db = query.database
+        let (readTime, txn) = try readTime(for: consistency, in: db)
+        let at = readTime ?? now
+        let docs = try await run(db) { s in
+            try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query)
+        }
+        if let txn { registry(db).recordQuery(txn, query: query, results: docs) }
+        return (docs, at)
+    }
+
+    /// Runs an aggregation over a query's results.
+    package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current) async throws(FirestoreError) -> (result: [String: Value], readTime: Timestamp) {
+        var q = query
+        if let bound = aggregator.documentBound {
+            let cap = Int(clamping: bound)
+            q.limit = q.limit.map { min($0, cap) } ?? cap
+        }
+        let (docs, readTime) = try await runQuery(q, consistency: consistency)
+        return (aggregator.result(over: docs), readTime)
+    }
+
+    /// The collection IDs directly under `parent` (root or a document).
+    package func listCollectionIDs(_ db: DatabaseID, parent: ResourcePath) async throws(FirestoreError) -> [String] {
+        try await run(db) { s in try s.collectionIDs(under: parent) }
+    }
+
+    /// Keys in `collection` with no document but with documents below them.
+    package func missingDocuments(_ db: DatabaseID, in collection: ResourcePath) async throws(FirestoreError) -> [ResourcePath] {
+        try await run(db) { s in
+            try s.documentIDsWithDescendants(in: collection).compactMap { id in
+                let key = collection.appending(id)
+                return try s.document(key) == nil ? key : nil
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Starts a transaction and returns its id.
+    package func beginTransaction(_ db: DatabaseID, mode: TransactionMode) throws(FirestoreError) -> [UInt8] {
+        let nowMicros = clock.nowMicros()
+        var readTime = Timestamp(microseconds: nowMicros)
+        if case .readOnly(let t?) = mode {
+            try validateReadTime(t)
+            readTime = t
+        }
+        if case .readWrite(let retrying?) = mode {
+            _ = try? registry(db).finish(retrying, now: nowMicros)
+        }
+        let id = ids.transactionID()
+        registry(db).begin(id: id, mode: mode, readTime: readTime, now: nowMicros)
+        return id
+    }
+
+    /// Abandons a transaction.
+    package func rollback(_ db: DatabaseID, transaction: [UInt8]) throws(FirestoreError) {
+        _ = try registry(db).finish(transaction, now: clock.nowMicros())
+    }
+
+    /// Deletes every document of a database and ends its transactions.
+    package func clear(_ db: DatabaseID) async throws(FirestoreError) {
+        let store = try store(db)
+        do { try await store.clear() } catch { throw .internalError("Could not clear \(db.name): \(error)") }
+        registry(db).removeAll()
+    }
+}

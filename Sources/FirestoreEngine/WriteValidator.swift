@@ -1,0 +1,72 @@
+package import FirestoreModel
+
+/// Checks writes against Firestore's limits before they reach storage.
+package enum WriteValidator {
+    /// Validates the fields a client sends: names, nesting, value ranges.
+    package static func validate(fields: [String: Value], key: ResourcePath, database: DatabaseID) throws(FirestoreError) {
+        for (name, value) in fields {
+            try validate(fieldName: name, value: value, path: [name], depth: 1, database: database)
+        }
+    }
+
+    private static func validate(fieldName: String, value: Value, path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
+        let display = FieldPath(path).canonical
+        if fieldName.isEmpty {
+            throw .invalidArgument("Field name at \"\(display)\" is empty; field names must not be empty.")
+        }
+        if fieldName.utf8.count > 1500 {
+            throw .invalidArgument("Field name \"\(display.prefix(40))…\" is longer than 1500 bytes.")
+        }
+        if depth == 1 && fieldName.hasPrefix("__") && fieldName.hasSuffix("__") && fieldName.count >= 4 {
+            throw .invalidArgument("Field name \"\(display)\" is reserved: names matching __.*__ are reserved.")
+        }
+        if depth > DocumentSize.maxNestingDepth {
+            throw .invalidArgument("Field \"\(display)\" is nested too deeply: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
+        }
+        try validate(value: value, at: path, depth: depth, database: database)
+    }
+
+    private static func validate(value: Value, at path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
+        let display = FieldPath(path).canonical
+        switch value {
+        case .timestamp(let t):
+            guard t.isValid else { throw .invalidArgument("Field \"\(display)\" has a timestamp out of range: years must lie between 1 and 9999.") }
+        case .geoPoint(let lat, let lng):
+            guard lat >= -90, lat <= 90, lng >= -180, lng <= 180 else {
+                throw .invalidArgument("Field \"\(display)\" has an invalid geo point: latitude must be in [-90, 90] and longitude in [-180, 180].")
+            }
+        case .reference(let name):
+            let (db, refPath) = try DatabaseID.parse(resourceName: name)
+            guard refPath.isDocument else {
+                throw .invalidArgument("Field \"\(display)\" has an invalid reference \"\(name)\": it must name a document.")
+            }
+            if db != database {
+                throw .invalidArgument("Field \"\(display)\" has a reference to another database: \"\(name)\"; references must stay in \(database.name).")
+            }
+        case .array(let elements):
+            if depth >= DocumentSize.maxNestingDepth + 1 {
+                throw .invalidArgument("Field \"\(display)\" is nested too deeply.")
+            }
+            for e in elements {
+                if case .array = e {
+                    throw .invalidArgument("Field \"\(display)\" holds an array directly inside an array, which Firestore does not allow.")
+                }
+                try validate(value: e, at: path, depth: depth + 1, database: database)
+            }
+        case .map(let m):
+            for (k, v) in m {
+                try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Throws when a document exceeds Firestore's 1 MiB limit.
+    package static func validateSize(_ document: Document, database: DatabaseID) throws(FirestoreError) {
+        let size = DocumentSize.size(key: document.key, fields: document.fields)
+        if size > DocumentSize.maximum {
+            throw .invalidArgument("Document '\(database.name(of: document.key))' cannot be written because its size (\(size) bytes) exceeds the maximum allowed size of \(DocumentSize.maximum) bytes.")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// A path to a field inside a document: `address.city`, or with backtick quoting
+/// `` `a.b`.c `` for segments that are not simple identifiers.
+package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var segments: [String]
+
+    package init(_ segments: [String]) { self.segments = segments }
+
+    /// The special field path naming the document's key.
+    package static let documentName = FieldPath(["__name__"])
+
+    package var isDocumentName: Bool { segments == ["__name__"] }
+
+    /// Parses a dotted field path with backtick quoting (`` \` `` and `\\` escape inside backticks).
+    ///
+    /// Throws INVALID_ARGUMENT for empty segments, unterminated quotes and stray characters.
+    package init(parsing text: String) throws(FirestoreError) {
+        var segments: [String] = []
+        var current = ""
+        var quoted = false
+        var inQuotes = false
+        var chars = Array(text).makeIterator()
+        func bad(_ why: String) -> FirestoreError {
+            .invalidArgument("Invalid field path \"\(text)\": \(why).")
+        }
+        while let c = chars.next() {
+            if inQuotes {
+                if c == "\\" {
+                    guard let n = chars.next() else { throw bad("ends inside an escape") }
+                    current.append(n)
+                } else if c == "`" {
+                    inQuotes = false
+                } else {
+                    current.append(c)
+                }
+            } else if c == "`" {
+                guard current.isEmpty, !quoted else { throw bad("a quote must start a segment") }
+                inQuotes = true
+                quoted = true
+            } else if c == "." {
+                guard !current.isEmpty || quoted else { throw bad("empty segment") }
+                segments.append(current)
+                current = ""
+                quoted = false
+            } else {
+                guard !quoted else { throw bad("characters after a closing backtick") }
+                guard Self.isSimpleCharacter(c) else {
+                    throw bad("segment characters other than letters, digits and '_' need backtick quoting")
+                }
+                current.append(c)
+            }
+        }
+        guard !inQuotes else { throw bad("unterminated backtick") }
+        guard !current.isEmpty || quoted else { throw bad("empty segment") }
+        segments.append(current)
+        self.segments = segments
+    }
+
+    private static func isSimpleCharacter(_ c: Character) -> Bool {
+        c == "_" || (c.isASCII && (c.isLetter || c.isNumber))
+    }
+
+    /// Whether a segment can be written without backticks.
+    package static func isSimple(_ segment: String) -> Bool {
+        guard let first = segment.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
+        return segment.allSatisfy(isSimpleCharacter)
+    }
+
+    /// The canonical string: segments joined by dots, quoted where needed.
+    package var canonical: String {
+        segments.map { s in
+            Self.isSimple(s) ? s : "`" + s.replacingAll("\\", with: "\\\\").replacingAll("`", with: "\\`") + "`"
+        }.joined(separator: ".")
+    }
+
+    package var description: String { canonical }
+
+    package var parent: FieldPath { FieldPath(Array(segments.dropLast())) }
+
+    /// Whether `self` equals `other` or lies below it.
+    package func isPrefixed(by other: FieldPath) -> Bool {
+        other.segments.count <= segments.count && Array(segments.prefix(other.segments.count)) == other.segments
+    }
+
+    /// Segment-wise order (segments by UTF-8 bytes).
+    package static func < (a: FieldPath, b: FieldPath) -> Bool {
+        for (x, y) in zip(a.segments, b.segments) where x != y { return utf8Less(x, y) }
+        return a.segments.count < b.segments.count
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,92 @@
+/// A Firestore value: every type a document field can hold.
+///
+/// Equality and hashing follow Firestore's value semantics rather than Swift's structural ones:
+/// integers and doubles compare numerically (`1 == 1.0`, `0.0 == -0.0`), and NaN equals NaN.
+package enum Value: Sendable {
+    case null
+    case boolean(Bool)
+    case integer(Int64)
+    case double(Double)
+    case timestamp(Timestamp)
+    case string(String)
+    case bytes([UInt8])
+    /// A reference, held as its full resource name (`projects/p/databases/d/documents/a/b`).
+    case reference(String)
+    case geoPoint(latitude: Double, longitude: Double)
+    case array([Value])
+    case map([String: Value])
+
+    /// The rank of this value's type in Firestore's cross-type order.
+    package var typeOrder: TypeOrder {
+        switch self {
+        case .null: .null
+        case .boolean: .boolean
+        case .integer, .double: .number
+        case .timestamp: .timestamp
+        case .string: .string
+        case .bytes: .bytes
+        case .reference: .reference
+        case .geoPoint: .geoPoint
+        case .array: .array
+        case .map(let m): Value.isVector(m) ? .vector : .map
+        }
+    }
+
+    /// Firestore's order of value types: null < booleans < numbers < timestamps < strings < bytes
+    /// < references < geo points < arrays < vectors < maps.
+    package enum TypeOrder: Int, Sendable, Comparable {
+        case null = 0, boolean, number, timestamp, string, bytes, reference, geoPoint, array, vector, map
+        package static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    package var isNaN: Bool {
+        if case .double(let d) = self { return d.isNaN }
+        return false
+    }
+
+    package var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    package var isNumber: Bool { typeOrder == .number }
+
+    package var arrayValue: [Value]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    package var mapValue: [String: Value]? {
+        if case .map(let m) = self { return m }
+        return nil
+    }
+
+    /// Whether a map is a vector value (`{__type__: "__vector__", value: [...]}`).
+    package static func isVector(_ m: [String: Value]) -> Bool {
+        if case .string("__vector__") = m["__type__"], case .array = m["value"] { return true }
+        return false
+    }
+}
+
+extension Value: Equatable, Hashable {
+    package static func == (a: Value, b: Value) -> Bool {
+        a.compare(to: b) == .orderedSame
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(typeOrder)
+        switch self {
+        case .null: break
+        case .boolean(let b): hasher.combine(b)
+        case .integer(let i): hasher.combine(Double(i))
+        case .double(let d): hasher.combine(d.isNaN ? Double.nan.bitPattern : (d == 0 ? 0 : d.bitPattern))
+        case .timestamp(let t): hasher.combine(t)
+        case .string(let s): hasher.combine(s)
+        case .bytes(let b): hasher.combine(b)
+        case .reference(let r): hasher.combine(r)
+        case .geoPoint(let lat, let lng): hasher.combine(lat); hasher.combine(lng)
+        case .array(let a): hasher.combine(a)
+        case .map(let m): hasher.combine(m)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package import FirestoreModel
+
+/// A validated query over one collection (or a collection group) of one database.
+///
+/// Built from a ``StructuredQuery`` and the parent it runs under; carries the normalized
+/// order (explicit orders, then inequality fields, then `__name__`) that results follow.
+package struct Query: Sendable, Equatable {
+    package var database: DatabaseID
+    /// The document the query runs under, or the root.
+    package var parent: ResourcePath
+    package var collectionID: String
+    package var allDescendants: Bool
+    package var filter: Filter?
+    package var explicitOrderBy: [StructuredQuery.Order]
+    /// The order results are returned in.
+    package var orderBy: [StructuredQuery.Order]
+    package var startAt: StructuredQuery.Cursor?
+    package var endAt: StructuredQuery.Cursor?
+    package var offset: Int
+    package var limit: Int?
+    package var select: [FieldPath]?
+
+    /// Validates `structured` as Firestore does and normalizes its order.
+    package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID) throws(FirestoreError) {
+        guard structured.from.count == 1, let from = structured.from.first else {
+            throw .invalidArgument(structured.from.isEmpty
+                ? "A query must have a 'from' clause with exactly one collection."
+                : "Queries over multiple collections are not supported.")
+        }
+        if !from.collectionID.isEmpty || !from.allDescendants {
+            try PathValidation.validate(segment: from.collectionID, in: database.name(of: parent.appending(from.collectionID)))
+        }
+        guard structured.offset >= 0 else { throw .invalidArgument("offset must be non-negative.") }
+        if let limit = structured.limit, limit < 0 { throw .invalidArgument("limit is negative") }
+        self.database = database
+        self.parent = parent
+        self.collectionID = from.collectionID
+        self.allDescendants = from.allDescendants
+        self.filter = structured.filter.map(Self.flatten)
+        self.explicitOrderBy = structured.orderBy
+        self.startAt = structured.startAt
+        self.endAt = structured.endAt
+        self.offset = structured.offset
+        self.limit = structured.limit
+        self.select = structured.select
+        self.orderBy = []
+        try QueryValidator(query: self).validateFilters()
+        orderBy = Self.normalizedOrder(explicit: structured.orderBy, inequalityFields: inequalityFields)
+        try QueryValidator(query: self).validateOrderAndCursors()
+    }
+
+    /// Fields constrained by inequality filters (`<`, `<=`, `>`, `>=`, `!=`, `not-in`), in field order.
+    package var inequalityFields: [FieldPath] {
+        var set = Set<FieldPath>()
+        filter?.forEachFieldFilter { path, op, _ in if op.isInequality { set.insert(path) } }
+        filter?.forEachUnary { path, op in
+            if op == .isNotNaN || op == .isNotNull { set.insert(path) }
+        }
+        return set.sorted()
+    }
+
+    static func normalizedOrder(explicit: [StructuredQuery.Order], inequalityFields: [FieldPath]) -> [StructuredQuery.Order] {
+        var result = explicit
+        var seen = Set(explicit.map(\.field))
+        let direction = explicit.last?.direction ?? .ascending
+        for field in inequalityFields where !seen.contains(field) && !field.isDocumentName {
+            result.append(.init(field, direction))
+            seen.insert(field)
+        }
+        if !seen.contains(.documentName) {
+            result.append(.init(.documentName, direction))
+        }
+        return result
+    }
+
+    /// Removes single-child composites and nested composites of the same operator.
+    static func flatten(_ filter: Filter) -> Filter {
+        guard case .composite(let op, let children) = filter else { return filter }
+        var flat: [Filter] = []
+        for child in children.map(flatten) {
+            if case .composite(let childOp, let grand) = child, childOp == op || grand.count == 1 {
+                flat.append(contentsOf: grand)
+            } else {
+                flat.append(child)
+            }
+        }
+        return flat.count == 1 ? flat[0] : .composite(op, flat)
+    }
+
+    /// The path of the collection a plain (non-group) query lists.
+    package var collectionPath: ResourcePath { parent.appending(collectionID) }
+
+    /// Whether a document key belongs to the queried collection or collection group.
+    package func contains(key: ResourcePath) -> Bool {
+        guard key.isDocument else { return false }
+        if allDescendants {
+            return key.isDescendant(of: parent) && (collectionID.isEmpty || key.parent.lastSegment == collectionID)
+        }
+        return key.parent == collectionPath
+    }
+}
+
+extension Filter {
+    /// Calls `body` for every field filter inside this filter.
+    package func forEachFieldFilter(_ body: (FieldPath, Operator, Value) -> Void) {
+        switch self {
+        case .field(let p, let op, let v): body(p, op, v)
+        case .unary: break
+        case .composite(_, let children): for c in children { c.forEachFieldFilter(body) }
+        }
+    }
+
+    /// Calls `body` for every unary filter inside this filter.
+    package func forEachUnary(_ body: (FieldPath, UnaryOperator) -> Void) {
+        switch self {
+        case .field: break
+        case .unary(let p, let op): body(p, op)
+        case .composite(_, let children): for c in children { c.forEachUnary(body) }
+        }
+    }
+
+    /// Whether any composite in this filter is an OR.
+    package var containsDisjunction: Bool {
+        switch self {
+        case .field, .unary: false
+        case .composite(let op, let children): op == .or || children.contains { $0.containsDisjunction }
+        }
+    }
+}

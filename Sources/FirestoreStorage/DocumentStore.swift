@@ -1,0 +1,93 @@
+package import FirestoreModel
+package import GRDB
+
+/// The SQLite file (or in-memory database) holding one Firestore database's documents.
+///
+/// Reads run on snapshot-isolated connections; writes are serialized. Each write closure is
+/// one SQLite transaction: a commit either lands whole or not at all.
+package final class DocumentStore: Sendable {
+    package let writer: any DatabaseWriter
+
+    /// Opens (creating when needed) the store at `path`, or an in-memory store when nil.
+    package init(path: String?) throws {
+        var config = Configuration()
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        if let path {
+            writer = try DatabasePool(path: path, configuration: config)
+        } else {
+            writer = try DatabaseQueue(configuration: config)
+        }
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE document (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    parent TEXT NOT NULL,
+                    collection_id TEXT NOT NULL,
+                    path_key BLOB NOT NULL,
+                    fields BLOB NOT NULL,
+                    create_time INTEGER NOT NULL,
+                    update_time INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX document_by_key ON document(path_key);
+                CREATE INDEX document_by_collection ON document(parent, path_key);
+                CREATE INDEX document_by_group ON document(collection_id, path_key);
+                CREATE TABLE field_entry (
+                    doc INTEGER NOT NULL,
+                    parent TEXT NOT NULL,
+                    collection_id TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    path_key BLOB NOT NULL
+                );
+                CREATE INDEX field_by_collection ON field_entry(parent, field, value, path_key);
+                CREATE INDEX field_by_group ON field_entry(collection_id, field, value, path_key);
+                CREATE INDEX field_by_document ON field_entry(doc, field, value);
+                CREATE TABLE history (
+                    path_key BLOB NOT NULL,
+                    valid_until INTEGER NOT NULL,
+                    path TEXT NOT NULL,
+                    parent TEXT NOT NULL,
+                    collection_id TEXT NOT NULL,
+                    fields BLOB,
+                    create_time INTEGER,
+                    update_time INTEGER,
+                    PRIMARY KEY (path_key, valid_until)
+                ) WITHOUT ROWID;
+                CREATE INDEX history_by_time ON history(valid_until);
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return m
+    }
+
+    /// Runs `body` in a read-only snapshot.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (StoreSession) throws -> T) async throws -> T {
+        try await writer.read { db in try body(StoreSession(db: db)) }
+    }
+
+    /// Runs `body` in one write transaction.
+    package func write<T: Sendable>(_ body: @escaping @Sendable (StoreSession) throws -> T) async throws -> T {
+        try await writer.write { db in try body(StoreSession(db: db)) }
+    }
+
+    /// Deletes every document and all history at once.
+    package func clear() async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM field_entry; DELETE FROM document; DELETE FROM history;")
+        }
+    }
+
+    /// Closes the underlying connections.
+    package func close() throws {
+        if let pool = writer as? DatabasePool { try pool.close() }
+        if let queue = writer as? DatabaseQueue { try queue.close() }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+package import FirestoreModel
+package import FirestoreQuery
+import GRDB
+
+extension StoreSession {
+    /// Runs a query against the current documents.
+    ///
+    /// The plan drives an index scan in the order of the query's first order (the field index
+    /// for a field, the key index for `__name__`), narrows it with the cursors' first values and
+    /// with index probes for top-level equality filters, checks every candidate against the full
+    /// filter, and stops once the limit is reached at a change of the first ordered value.
+    package func runQuery(_ query: Query) throws -> [Document] {
+        let needed = query.limit.map { query.offset + $0 }
+        if needed == 0 { return [] }
+        let plan = QueryPlan(query: query)
+        var collected: [Document] = []
+        var lastOrderKey: Data?
+        let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: plan.arguments)
+        while let row = try cursor.next() {
+            let orderKey: Data? = plan.drivesByField ? row[4] : nil
+            if let needed, collected.count >= needed, orderKey == nil || orderKey != lastOrderKey { break }
+            let document = try Self.document(from: row)
+            guard query.matches(document) else { continue }
+            collected.append(document)
+            lastOrderKey = orderKey
+        }
+        return query.arrange(collected)
+    }
+
+    /// Runs a query against the documents as they were at `readTime` (microseconds).
+    package func runQuery(_ query: Query, at readTime: Int64) throws -> [Document] {
+        let scope = QueryPlan.Scope(query: query)
+        var states: [Data: Document?] = [:]
+        let current = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), d.path_key FROM document d WHERE \(scope.documentCondition("d"))",
+                                          arguments: scope.arguments)
+        while let row = try current.next() {
+            let key: Data = row[4]
+            states[key] = try Self.document(from: row)
+        }
+        let past = try Row.fetchCursor(db, sql: """
+            SELECT h.path, h.fields, h.create_time, h.update_time, h.path_key FROM history h
+            WHERE \(scope.documentCondition("h")) AND h.valid_until > ? ORDER BY h.valid_until DESC
+            """, arguments: scope.arguments + [readTime])
+        while let row = try past.next() {
+            let key: Data = row[4]
+            states[key] = (row[1] as Data?) == nil ? Document?.none : try Self.document(from: row)
+        }
+        let matching = states.values.compactMap { $0 }.filter { query.matches($0) }
+        return query.arrange(matching)
+    }
+
+    /// The IDs of the collections directly under `parent` that hold any document at any depth,
+    /// in UTF-8 order; each is found with one index seek.
+    package func collectionIDs(under parent: ResourcePath) throws -> [String] {
+        try distinctNextSegments(after: IndexKey.encode(path: parent))
+    }
+
+    /// The document IDs directly in `collection` that exist or have descendants.
+    package func documentIDsWithDescendants(in collection: ResourcePath) throws -> [String] {
+        try distinctNextSegments(after: IndexKey.encode(path: collection))
+    }
+
+    /// Whether any document lies below `key`.
+    package func hasDescendants(_ key: ResourcePath) throws -> Bool {
+        let prefix = IndexKey.encode(path: key)
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE path_key > ? AND path_key < ?)",
+                                 arguments: [Data(prefix), Data(IndexKey.upperBound(ofPrefix: prefix))]) ?? false
+    }
+
+    /// Skip-scan: the distinct segments that follow `prefix` in stored keys, one seek each.
+    private func distinctNextSegments(after prefix: [UInt8]) throws -> [String] {
+        var out: [String] = []
+        var lower = prefix
+        let upper = Data(IndexKey.upperBound(ofPrefix: prefix))
+        let statement = try db.cachedStatement(sql: "SELECT path_key FROM document WHERE path_key > ? AND path_key < ? ORDER BY path_key LIMIT 1")
+        while let key = try Data.fetchOne(statement, arguments: [Data(lower), upper]) {
+            let bytes = [UInt8](key)
+            guard let (segment, end) = Self.segment(in: bytes, from: prefix.count) else { break }
+            out.append(segment)
+            lower = Array(bytes[..<end]) + [0xFF]
+        }
+        return out
+    }
+
+    /// Decodes one escaped segment starting at `start`; returns it and the index after its terminator.
+    static func segment(in bytes: [UInt8], from start: Int) -> (String, Int)? {
+        var raw: [UInt8] = []
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == 0 {
+                if bytes[i + 1] == 1 { return (String(decoding: raw, as: UTF8.self), i + 2) }
+                raw.append(0)
+                i += 2
+            } else {
+                raw.append(bytes[i])
+                i += 1
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+package import FirestoreModel
+package import GRDB
+
+/// Document operations on one open SQLite transaction.
+package struct StoreSession {
+    package let db: Database
+
+    package init(db: Database) { self.db = db }
+
+    static let columns = "d.path, d.fields, d.create_time, d.update_time"
+
+    static func document(from row: Row) throws -> Document {
+        let path: String = row[0]
+        let fields: [UInt8] = Array(row[1] as Data)
+        return Document(
+            key: ResourcePath(parsing: Substring(path)),
+            fields: try ValueCodec.decodeFields(fields),
+            createTime: Timestamp(microseconds: row[2]),
+            updateTime: Timestamp(microseconds: row[3])
+        )
+    }
+
+    /// The current document at `key`, or nil when it does not exist.
+    package func document(_ key: ResourcePath) throws -> Document? {
+        let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM document d WHERE d.path_key = ?",
+                                   arguments: [Data(IndexKey.encode(path: key))])
+        return try row.map(Self.document(from:))
+    }
+
+    /// The document at `key` as it was at `readTime` (microseconds), from history.
+    package func document(_ key: ResourcePath, at readTime: Int64) throws -> Document? {
+        let pathKey = Data(IndexKey.encode(path: key))
+        if let row = try Row.fetchOne(db, sql: """
+            SELECT path, fields, create_time, update_time FROM history
+            WHERE path_key = ? AND valid_until > ? ORDER BY valid_until LIMIT 1
+            """, arguments: [pathKey, readTime]) {
+            if row[1] as Data? == nil { return nil }
+            return try Self.document(from: row)
+        }
+        return try document(key)
+    }
+
+    /// Writes a document (insert or replace), maintaining its field index entries and history.
+    package func put(_ document: Document, previous: Document?, commitMicros: Int64) throws {
+        let key = document.key
+        let pathKey = Data(IndexKey.encode(path: key))
+        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+        let parent = key.parent.description
+        let collectionID = key.parent.lastSegment
+        let fields = Data(ValueCodec.encode(fields: document.fields))
+        let id: Int64
+        if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path_key = ?", arguments: [pathKey]) {
+            try db.execute(sql: "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?",
+                           arguments: [fields, document.createTime.microseconds, document.updateTime.microseconds, existing])
+            try db.execute(sql: "DELETE FROM field_entry WHERE doc = ?", arguments: [existing])
+            id = existing
+        } else {
+            try db.execute(sql: """
+                INSERT INTO document (path, parent, collection_id, path_key, fields, create_time, update_time)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [key.description, parent, collectionID, pathKey, fields,
+                                 document.createTime.microseconds, document.updateTime.microseconds])
+            id = db.lastInsertedRowID
+        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO field_entry (doc, parent, collection_id, field, value, path_key) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for (field, value) in FieldEntries.entries(of: document.fields) {
+            try insert.execute(arguments: [id, parent, collectionID, field, Data(value), pathKey])
+        }
+    }
+
+    /// Deletes the document at `key` when it exists.
+    package func delete(_ key: ResourcePath, previous: Document?, commitMicros: Int64) throws {
+        guard let previous else { return }
+        let pathKey = Data(IndexKey.encode(path: key))
+        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path_key = ?", arguments: [pathKey]) {
+            try db.execute(sql: "DELETE FROM field_entry WHERE doc = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Keeps the state a document had before a commit, for reads at an earlier time.
+    private func recordHistory(key: ResourcePath, pathKey: Data, previous: Document?, commitMicros: Int64) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO history (path_key, valid_until, path, parent, collection_id, fields, create_time, update_time)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [pathKey, commitMicros, key.description, key.parent.description, key.parent.lastSegment,
+                             previous.map { Data(ValueCodec.encode(fields: $0.fields)) },
+                             previous?.createTime.microseconds, previous?.updateTime.microseconds])
+    }
+
+    /// Drops history older than `micros`.
+    package func pruneHistory(before micros: Int64) throws {
+        try db.execute(sql: "DELETE FROM history WHERE valid_until < ?", arguments: [micros])
+    }
+
+    /// A persisted integer setting.
+    package func meta(_ key: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    package func setMeta(_ key: String, _ value: Int64) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+}

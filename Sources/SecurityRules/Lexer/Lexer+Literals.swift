@@ -1,0 +1,142 @@
+/// Number, string and bytes literals.
+extension Lexer {
+    mutating func lexNumber() {
+        let start = position
+        var text = ""
+        if peek() == "0", let x = peek(1), x == "x" || x == "X", peek(2)?.isASCIIHexDigit == true {
+            position += 2
+            while let scalar = peek(), scalar.isASCIIHexDigit {
+                text.unicodeScalars.append(scalar)
+                advance()
+            }
+            guard let value = Int64(text, radix: 16) else {
+                sink.error("integer literal '0x\(text)' is out of range", at: range(from: start))
+                return emit(.invalid("0x" + text), from: start)
+            }
+            return emit(.int(value), from: start)
+        }
+        var isFloat = false
+        appendDigits(to: &text)
+        if peek() == ".", peek(1)?.isASCIIDigit == true {
+            isFloat = true
+            text.append(".")
+            advance()
+            appendDigits(to: &text)
+        }
+        if let e = peek(), e == "e" || e == "E" {
+            let sign = peek(1)
+            let hasSign = sign == "+" || sign == "-"
+            if peek(hasSign ? 2 : 1)?.isASCIIDigit == true {
+                isFloat = true
+                text.append("e")
+                advance()
+                if hasSign, let sign {
+                    text.unicodeScalars.append(sign)
+                    advance()
+                }
+                appendDigits(to: &text)
+            }
+        }
+        if isFloat {
+            emit(.float(Double(text) ?? .nan), from: start)
+        } else if let value = Int64(text) {
+            emit(.int(value), from: start)
+        } else {
+            sink.error("integer literal '\(text)' is out of range", at: range(from: start))
+            emit(.invalid(text), from: start)
+        }
+    }
+
+    private mutating func appendDigits(to text: inout String) {
+        while let scalar = peek(), scalar.isASCIIDigit {
+            text.unicodeScalars.append(scalar)
+            advance()
+        }
+    }
+
+    /// Lexes a quoted literal whose opening quote is at the current position.
+    mutating func lexString(raw: Bool, bytes: Bool, start: Int) {
+        guard let quote = peek() else { return }
+        advance()
+        var output: [UInt8] = []
+        var closed = false
+        while let scalar = peek() {
+            if scalar == quote {
+                advance()
+                closed = true
+                break
+            }
+            if scalar == "\n" { break }
+            if scalar == "\\", !raw {
+                readEscape(into: &output, bytes: bytes)
+            } else {
+                output.append(contentsOf: Array(String(scalar).utf8))
+                advance()
+            }
+        }
+        if !closed {
+            sink.error("unterminated \(bytes ? "bytes" : "string") literal", at: range(from: start))
+            return emit(.invalid(source.text(in: range(from: start))), from: start)
+        }
+        if bytes {
+            emit(.bytes(output), from: start)
+        } else {
+            emit(.string(String(decoding: output, as: UTF8.self)), from: start)
+        }
+    }
+
+    /// Reads one backslash escape and appends its UTF-8 encoding (or raw byte, in bytes literals).
+    private mutating func readEscape(into output: inout [UInt8], bytes: Bool) {
+        let start = position
+        advance()
+        guard let scalar = peek() else { return }
+        advance()
+        let simple: [Unicode.Scalar: UInt8] = [
+            "n": 0x0A, "r": 0x0D, "t": 0x09, "b": 0x08, "f": 0x0C, "v": 0x0B, "a": 0x07,
+            "\\": 0x5C, "'": 0x27, "\"": 0x22, "`": 0x60, "?": 0x3F, "/": 0x2F,
+        ]
+        if let byte = simple[scalar] {
+            output.append(byte)
+            return
+        }
+        switch scalar {
+        case "x", "X":
+            if let value = readDigits(count: 2, radix: 16) {
+                if bytes { output.append(UInt8(value)) } else { appendScalar(value, to: &output, from: start) }
+                return
+            }
+        case "u":
+            if let value = readDigits(count: 4, radix: 16) { return appendScalar(value, to: &output, from: start) }
+        case "U":
+            if let value = readDigits(count: 8, radix: 16) { return appendScalar(value, to: &output, from: start) }
+        case "0"..."3":
+            position -= 1
+            if let value = readDigits(count: 3, radix: 8) {
+                if bytes { output.append(UInt8(value)) } else { appendScalar(value, to: &output, from: start) }
+                return
+            }
+            advance()
+        default:
+            break
+        }
+        sink.error("invalid escape sequence '\\\(scalar)'", at: range(from: start))
+    }
+
+    private mutating func readDigits(count: Int, radix: Int) -> UInt32? {
+        var text = ""
+        for offset in 0..<count {
+            guard let scalar = peek(offset), let digit = Int(String(scalar), radix: radix), digit >= 0 else { return nil }
+            text.unicodeScalars.append(scalar)
+        }
+        position += count
+        return UInt32(text, radix: radix)
+    }
+
+    private func appendScalar(_ value: UInt32, to output: inout [UInt8], from start: Int) {
+        guard let scalar = Unicode.Scalar(value) else {
+            sink.error("escape does not name a Unicode scalar", at: range(from: start))
+            return
+        }
+        output.append(contentsOf: Array(String(scalar).utf8))
+    }
+}

@@ -1,0 +1,82 @@
+/// Path literals (`/databases/$(database)/documents`) and match patterns (`/users/{uid}`).
+extension Lexer {
+    /// Reads a path literal starting at a `/`; stops at whitespace or a character that cannot
+    /// be part of a path. `$(…)` interpolations and parenthesised segments such as
+    /// `(default)` are read whole, honouring nested parentheses and string literals.
+    mutating func scanPathLiteral() -> String {
+        let start = position
+        while let scalar = peek() {
+            if scalar == "/" || scalar.isPathSegmentScalar {
+                advance()
+            } else if scalar == "$", peek(1) == "(" {
+                advance()
+                guard skipBalancedParentheses(allowingStrings: true) else {
+                    sink.error("unterminated '$(' in path", at: range(from: start))
+                    break
+                }
+            } else if scalar == "(" {
+                guard skipBalancedParentheses(allowingStrings: false) else { break }
+            } else {
+                break
+            }
+        }
+        return source.text(in: range(from: start))
+    }
+
+    /// Skips from a `(` to its matching `)`; returns false (leaving the position unchanged)
+    /// when the parenthesis is not closed on the same path.
+    private mutating func skipBalancedParentheses(allowingStrings: Bool) -> Bool {
+        let start = position
+        var depth = 0
+        while let scalar = peek() {
+            if scalar == "(" {
+                depth += 1
+            } else if scalar == ")" {
+                depth -= 1
+                if depth == 0 {
+                    advance()
+                    return true
+                }
+            } else if allowingStrings, scalar == "'" || scalar == "\"" {
+                advance()
+                while let inner = peek(), inner != scalar, inner != "\n" {
+                    if inner == "\\" { advance() }
+                    advance()
+                }
+            } else if scalar == "\n" || (!allowingStrings && !scalar.isPathSegmentScalar) {
+                break
+            }
+            advance()
+        }
+        position = start
+        return false
+    }
+
+    /// Reads the pattern after `match`: everything up to whitespace or the `{` that opens the
+    /// match block. A `{` directly after `/` starts a wildcard segment read up to its `}`.
+    mutating func scanMatchPath() -> String {
+        let start = position
+        var previous: Unicode.Scalar?
+        while let scalar = peek() {
+            if scalar.properties.isWhitespace { break }
+            if scalar == "{" {
+                guard previous == "/" else { break }
+                while let inner = peek(), inner != "}", !inner.properties.isWhitespace { advance() }
+                if peek() == "}" { advance() }
+                previous = "}"
+                continue
+            }
+            previous = scalar
+            advance()
+        }
+        return source.text(in: range(from: start))
+    }
+}
+
+extension Unicode.Scalar {
+    /// Characters allowed in a literal path segment.
+    var isPathSegmentScalar: Bool {
+        isRulesIdentifierPart || ["-", ".", "~", "%", "@"].contains(self)
+            || (value > 0x7F && !properties.isWhitespace)
+    }
+}

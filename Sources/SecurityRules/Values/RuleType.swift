@@ -1,0 +1,14 @@
+/// The type names accepted after `is`: `value is string`.
+package enum RuleType: String, Sendable, Hashable, CaseIterable {
+    case bool, int, float, number, string, bytes, list, map, set, path, timestamp, duration, latlng
+    case mapDiff = "map_diff"
+
+    /// Whether a value has this type; `number` accepts ints and floats.
+    package func matches(_ value: RuleValue) -> Bool {
+        switch (self, value) {
+        case (.number, .int), (.number, .float): true
+        case (.number, _): false
+        default: value.typeName == rawValue
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// A value of the rules language.
+///
+/// Callers build `request`, `resource` and looked-up documents out of these (a document is a
+/// map such as `{data: {...}, id: "alice", __name__: /databases/(default)/documents/users/alice}`;
+/// building it is the caller's job). Equality (`==`, `Hashable`) is the language's: an int
+/// equals the float with the same value, maps compare by keys and values, sets by members.
+/// The language's `==` operator additionally treats NaN as unequal to itself; see
+/// ``isRulesEqual(to:)``.
+package enum RuleValue: Sendable {
+    case null
+    case bool(Bool)
+    /// A signed 64-bit integer; arithmetic that overflows is an error.
+    case int(Int64)
+    /// A 64-bit IEEE float.
+    case float(Double)
+    case string(String)
+    case bytes([UInt8])
+    case list([RuleValue])
+    /// A map with string keys.
+    case map([String: RuleValue])
+    /// An unordered collection of unique values, made with `list.toSet()`.
+    case set(RuleValueSet)
+    case path(RulePath)
+    case timestamp(RuleTimestamp)
+    case duration(RuleDuration)
+    case latlng(RuleLatLng)
+    /// The result of `map.diff(other)`.
+    case mapDiff(RuleMapDiff)
+
+    /// The type name used by `is` and in error messages: `int`, `string`, `map`, …
+    package var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .int: "int"
+        case .float: "float"
+        case .string: "string"
+        case .bytes: "bytes"
+        case .list: "list"
+        case .map: "map"
+        case .set: "set"
+        case .path: "path"
+        case .timestamp: "timestamp"
+        case .duration: "duration"
+        case .latlng: "latlng"
+        case .mapDiff: "map_diff"
+        }
+    }
+
+    /// The number as a double, for ints and floats.
+    var numericValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .float(let value): value
+        default: nil
+        }
+    }
+
+    /// The language's `==`: like `Equatable`, but NaN is never equal to anything.
+    package func isRulesEqual(to other: RuleValue) -> Bool {
+        RuleValue.equal(self, other, nanIsEqual: false)
+    }
+}
+
+extension RuleValue: Hashable {
+    package static func == (lhs: RuleValue, rhs: RuleValue) -> Bool {
+        equal(lhs, rhs, nanIsEqual: true)
+    }
+
+    static func equal(_ lhs: RuleValue, _ rhs: RuleValue, nanIsEqual: Bool) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.float(let a), .float(let b)): return a == b || (nanIsEqual && a.isNaN && b.isNaN)
+        case (.int(let a), .float(let b)), (.float(let b), .int(let a)): return Int64(exactly: b) == a
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.bytes(let a), .bytes(let b)): return a == b
+        case (.list(let a), .list(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, nanIsEqual: nanIsEqual) }
+        case (.map(let a), .map(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in
+                b[key].map { equal(value, $0, nanIsEqual: nanIsEqual) } ?? false
+            }
+        case (.set(let a), .set(let b)): return a == b
+        case (.path(let a), .path(let b)): return a == b
+        case (.timestamp(let a), .timestamp(let b)): return a == b
+        case (.duration(let a), .duration(let b)): return a == b
+        case (.latlng(let a), .latlng(let b)): return a == b
+        case (.mapDiff(let a), .mapDiff(let b)): return a == b
+        default: return false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(value)
+        case .float(let value):
+            if let integral = Int64(exactly: value) {
+                hasher.combine(integral)
+            } else {
+                hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+            }
+        case .string(let value): hasher.combine(value)
+        case .bytes(let value): hasher.combine(value)
+        case .list(let values): hasher.combine(values)
+        case .map(let map):
+            hasher.combine(map.count)
+            for key in map.keys.sorted() {
+                hasher.combine(key)
+                hasher.combine(map[key])
+            }
+        case .set(let set): hasher.combine(set)
+        case .path(let path): hasher.combine(path)
+        case .timestamp(let timestamp): hasher.combine(timestamp)
+        case .duration(let duration): hasher.combine(duration)
+        case .latlng(let latlng): hasher.combine(latlng)
+        case .mapDiff(let diff): hasher.combine(diff)
+        }
+    }
+}

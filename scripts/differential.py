@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+"""Differential tests of the Firestore v1 REST API: Hearth vs the official emulator.
+
+The corpus lives in fixtures/differential/rest/*.json.  Each file is a JSON list
+of cases; each case is a list of HTTP steps whose expected (normalised)
+responses were recorded from the official Cloud Firestore emulator.
+
+    python3 scripts/differential.py record                 # (re)record expectations
+    python3 scripts/differential.py compare --target URL   # compare URL with recordings
+    python3 scripts/differential.py live --target URL      # compare URL with a live emulator
+
+See docs/differential-testing.md for the case format.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime as dt
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "rest")
+EMULATOR_PORTS = (8086, 8087, 8088, 8089)
+
+# Placeholders written into recordings in place of unstable values.
+SERVER_TIME = "<server-time>"
+TRANSACTION = "<transaction>"
+PAGE_TOKEN = "<page-token>"
+
+SERVER_TIME_KEYS = ("updateTime", "createTime", "commitTime", "readTime")
+RFC3339_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)")
+# A timestamp this close to the wall clock is taken to be server generated
+# (REQUEST_TIME transform results, times quoted in error messages).  Cases
+# must not write user timestamps near "now".
+RECENT_WINDOW = dt.timedelta(days=3)
+# The official emulator quotes versions (microseconds since the epoch) in some
+# precondition messages; recent ones are replaced like timestamps.
+VERSION_RE = re.compile(r"(?<!\d)\d{16}(?!\d)")
+
+
+# ---------------------------------------------------------------------------
+# Corpus loading
+
+
+def corpus_files(only_files=None):
+    files = sorted(glob.glob(os.path.join(CORPUS_DIR, "*.json")))
+    if only_files:
+        wanted = {f if f.endswith(".json") else f + ".json" for f in only_files}
+        files = [f for f in files if os.path.basename(f) in wanted]
+    return files
+
+
+def load_corpus(only_files=None):
+    """Returns [(path, cases)] and checks ids are unique."""
+    out, seen = [], {}
+    for path in corpus_files(only_files):
+        with open(path, encoding="utf-8") as fh:
+            cases = json.load(fh)
+        if not isinstance(cases, list):
+            raise SystemExit(f"{path}: top level must be a list of cases")
+        for case in cases:
+            cid = case.get("id")
+            if not cid or not isinstance(case.get("steps"), list):
+                raise SystemExit(f"{path}: every case needs an id and a list of steps")
+            if cid in seen:
+                raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
+            seen[cid] = path
+        out.append((path, cases))
+    return out
+
+
+def project_id(case_id: str) -> str:
+    p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
+    return "diff-" + re.sub(r"-{2,}", "-", p)
+
+
+# ---------------------------------------------------------------------------
+# Substitution of {project} and captured $names
+
+
+def substitute(value, project, captures):
+    if isinstance(value, str):
+        if value.startswith("$") and value[1:] in captures:
+            return captures[value[1:]]  # whole-string reference keeps the captured type
+        value = value.replace("{project}", project)
+        # longest names first so $tx2 is not read as $tx followed by "2"
+        for name in sorted(captures, key=len, reverse=True):
+            token = "$" + name
+            if token in value:
+                cap = captures[name]
+                value = value.replace(token, cap if isinstance(cap, str) else json.dumps(cap))
+        return value
+    if isinstance(value, list):
+        return [substitute(v, project, captures) for v in value]
+    if isinstance(value, dict):
+        return {substitute(k, project, captures): substitute(v, project, captures) for k, v in value.items()}
+    return value
+
+
+def extract(obj, dotted: str):
+    """Follows a dotted path ("0.transaction", "writeResults.0.updateTime")."""
+    cur = obj
+    for part in dotted.split("."):
+        if isinstance(cur, list):
+            try:
+                cur = cur[int(part)]
+            except (ValueError, IndexError):
+                return None
+        elif isinstance(cur, dict):
+            if part not in cur:
+                return None
+            cur = cur[part]
+        else:
+            return None
+    return cur
+
+
+def encode_path(path: str) -> str:
+    """Percent-encodes what urllib refuses (non-ASCII, spaces, controls); keeps the rest verbatim."""
+    out = []
+    for ch in path:
+        if ord(ch) > 126 or ord(ch) <= 32:
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# HTTP
+
+
+def http(base, method, path, body=None, raw=None, headers=None, timeout=30):
+    data = None
+    hdrs = {}
+    if raw is not None:
+        data = raw
+        hdrs["Content-Type"] = "application/json"
+    elif body is not None:
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        hdrs["Content-Type"] = "application/json"
+    if headers:
+        hdrs.update(headers)
+    req = urllib.request.Request(base + encode_path(path), data=data, method=method, headers=hdrs)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            status, text = resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        status, text = err.code, err.read()
+    except (urllib.error.URLError, OSError) as err:
+        return 0, f"<connection error: {err}>"
+    text = text.decode("utf-8", errors="replace")
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+# ---------------------------------------------------------------------------
+# Normalisation
+
+
+def _parse_rfc3339(s):
+    m = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)", s)
+    if not m:
+        return None
+    try:
+        y, mo, d, h, mi, se = (int(g) for g in m.groups()[:6])
+        t = dt.datetime(y, mo, d, h, mi, se, tzinfo=dt.timezone.utc)
+    except ValueError:
+        return None
+    off = m.group(7)
+    if off != "Z":
+        sign = 1 if off[0] == "+" else -1
+        t -= sign * dt.timedelta(hours=int(off[1:3]), minutes=int(off[4:6]))
+    return t
+
+
+def _is_recent(s):
+    t = _parse_rfc3339(s)
+    return t is not None and abs(t - dt.datetime.now(dt.timezone.utc)) < RECENT_WINDOW
+
+
+def _scrub_string(s, project, backrefs):
+    for name, val in backrefs:
+        s = s.replace(val, "$" + name)
+    if project:
+        s = s.replace(project, "{project}")
+    if RFC3339_RE.search(s):
+        s = RFC3339_RE.sub(lambda m: SERVER_TIME if _is_recent(m.group(0)) else m.group(0), s)
+    if VERSION_RE.search(s):
+        s = VERSION_RE.sub(lambda m: "<version>" if _is_recent_micros(int(m.group(0))) else m.group(0), s)
+    return s
+
+
+def _is_recent_micros(n):
+    now = time.time() * 1e6
+    return abs(n - now) < RECENT_WINDOW.total_seconds() * 1e6
+
+
+def normalise(obj, project, captures):
+    """Replaces server-generated, opaque and project-specific values by placeholders."""
+    backrefs = sorted(
+        ((n, v) for n, v in captures.items() if isinstance(v, str) and len(v) >= 8),
+        key=lambda nv: len(nv[1]),
+        reverse=True,
+    )
+
+    def walk(v, key=None):
+        if isinstance(v, dict):
+            return {k: walk(x, k) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, str):
+            if key in SERVER_TIME_KEYS and _parse_rfc3339(v) is not None:
+                return SERVER_TIME
+            if key == "transaction" and v:
+                return TRANSACTION
+            if key == "nextPageToken" and v:
+                return PAGE_TOKEN
+            if key == "timestampValue" and _is_recent(v):
+                return SERVER_TIME
+            return _scrub_string(v, project, backrefs)
+        return v
+
+    return walk(obj)
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+
+
+def _strip_messages(v):
+    """Drops `message` from google.rpc.Status-like objects (error bodies, batchWrite statuses)."""
+    if isinstance(v, dict):
+        is_status = "message" in v and ("code" in v or "status" in v)
+        return {k: _strip_messages(x) for k, x in v.items() if not (is_status and k == "message")}
+    if isinstance(v, list):
+        return [_strip_messages(x) for x in v]
+    return v
+
+
+def diff(exp, got, path="$", out=None, limit=6):
+    """Structural differences: object key order ignored, list order significant,
+    numbers compared by value (1 == 1.0), bool never equal to a number."""
+    if out is None:
+        out = []
+    if len(out) >= limit:
+        return out
+    if isinstance(exp, dict) and isinstance(got, dict):
+        for k in sorted(set(exp) | set(got)):
+            if k not in got:
+                out.append(f"{path}.{k}: missing (expected {compact(exp[k], 80)})")
+            elif k not in exp:
+                out.append(f"{path}.{k}: unexpected {compact(got[k], 80)}")
+            else:
+                diff(exp[k], got[k], f"{path}.{k}", out, limit)
+            if len(out) >= limit:
+                break
+    elif isinstance(exp, list) and isinstance(got, list):
+        for i in range(min(len(exp), len(got))):
+            diff(exp[i], got[i], f"{path}[{i}]", out, limit)
+            if len(out) >= limit:
+                break
+        if len(exp) != len(got) and len(out) < limit:
+            out.append(f"{path}: length {len(got)}, expected {len(exp)}")
+    else:
+        num = (int, float)
+        same = (
+            isinstance(exp, num)
+            and isinstance(got, num)
+            and not isinstance(exp, bool)
+            and not isinstance(got, bool)
+            and exp == got
+        ) or (type(exp) is type(got) and exp == got)
+        if not same:
+            out.append(f"{path}: {compact(got, 80)} != expected {compact(exp, 80)}")
+    return out
+
+
+def compact(v, limit=300):
+    s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def compare_step(expect, got_status, got_body, compare_message, compare_body=True):
+    diffs = []
+    if expect.get("status") != got_status:
+        diffs.append(f"status {got_status} != expected {expect.get('status')}")
+    if compare_body:
+        eb, gb = expect.get("body"), got_body
+        if not compare_message:
+            eb, gb = _strip_messages(eb), _strip_messages(gb)
+        diffs.extend(diff(eb, gb))
+    return diffs
+
+
+# ---------------------------------------------------------------------------
+# Running cases
+
+
+def clear_project(base, project):
+    http(base, "DELETE", f"/emulator/v1/projects/{project}/databases/(default)/documents")
+
+
+def run_case(base, case):
+    """Runs all steps of a case; returns [(step, request summary, status, normalised body)]."""
+    project = project_id(case["id"])
+    clear_project(base, project)
+    captures = {}
+    results = []
+    for step in case["steps"]:
+        method = step.get("method", "GET")
+        path = substitute(step["path"], project, captures)
+        body = substitute(step["body"], project, captures) if "body" in step else None
+        raw = None
+        if "rawBody" in step:
+            raw = substitute(step["rawBody"], project, captures).encode("utf-8")
+        elif "rawBodyBase64" in step:
+            raw = base64.b64decode(step["rawBodyBase64"])
+        headers = step.get("headers")
+        status, resp = http(base, method, path, body=body, raw=raw, headers=headers)
+        for name, dotted in (step.get("capture") or {}).items():
+            val = extract(resp, dotted)
+            if val is not None:
+                captures[name] = val
+        summary = f"{method} {step['path']}"
+        results.append((step, summary, status, normalise(resp, project, captures)))
+    return results
+
+
+def report_case(case, pairs):
+    """pairs: [(step, summary, expect, got_status, got_body)]; prints mismatches, returns ok."""
+    ok = True
+    for idx, (step, summary, expect, got_status, got_body) in enumerate(pairs):
+        cm = step.get("compareMessage", case.get("compareMessage", False))
+        cb = step.get("compareBody", True)
+        if expect is None:
+            print(f"FAIL {case['id']} step {idx + 1} {summary}: no recorded expectation (run `record`)")
+            ok = False
+            continue
+        diffs = compare_step(expect, got_status, got_body, cm, cb)
+        if diffs:
+            ok = False
+            req = ""
+            if "body" in step:
+                req = " " + compact(step["body"], 200)
+            elif "rawBody" in step:
+                req = " raw:" + compact(step["rawBody"], 200)
+            print(
+                f"FAIL {case['id']} step {idx + 1} {summary}{req} | expected {expect.get('status')} "
+                f"{compact(expect.get('body'))} | got {got_status} {compact(got_body)} | diff: {'; '.join(diffs)}"
+            )
+    return ok
+
+
+def select_cases(corpus, args):
+    for path, cases in corpus:
+        for case in cases:
+            if args.case and not any(c in case["id"] for c in args.case):
+                continue
+            yield path, case
+
+
+def cmd_compare(args):
+    base = args.target.rstrip("/")
+    passed = failed = 0
+    for _, case in select_cases(load_corpus(args.file), args):
+        results = run_case(base, case)
+        pairs = [(st, su, st.get("expect"), s, b) for (st, su, s, b) in results]
+        if report_case(case, pairs):
+            passed += 1
+        else:
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_live(args):
+    base = args.target.rstrip("/")
+    with OfficialEmulator(args.emulator_port) as emu:
+        if emu.base is None:
+            return 0
+        passed = failed = 0
+        for _, case in select_cases(load_corpus(args.file), args):
+            official = run_case(emu.base, case)
+            results = run_case(base, case)
+            pairs = [
+                (st, su, {"status": os_, "body": ob}, s, b)
+                for (st, su, s, b), (_, _, os_, ob) in zip(results, official)
+            ]
+            if report_case(case, pairs):
+                passed += 1
+            else:
+                failed += 1
+        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
+
+
+def cmd_record(args):
+    with OfficialEmulator(args.emulator_port) as emu:
+        if emu.base is None:
+            return 0
+        corpus = load_corpus(args.file)
+        n = 0
+        for path, cases in corpus:
+            touched = False
+            for case in cases:
+                if args.case and not any(c in case["id"] for c in args.case):
+                    continue
+                for step, _, status, body in run_case(emu.base, case):
+                    step["expect"] = {"status": status, "body": body}
+                touched = True
+                n += 1
+            if touched:
+                write_cases(path, cases)
+        print(f"recorded {n} cases from the official emulator")
+        return 0
+
+
+def write_cases(path, cases):
+    text = json.dumps(cases, indent=2, ensure_ascii=False) + "\n"
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------
+# Official emulator lifecycle
+
+
+class OfficialEmulator:
+    def __init__(self, port=None):
+        self.port = port
+        self.proc = None
+        self.base = None
+        self.log = None
+
+    def __enter__(self):
+        if shutil.which("gcloud") is None:
+            print("SKIP: gcloud not found")
+            return self
+        port = self.port or self._free_port()
+        if port is None:
+            raise SystemExit("no free port among %s for the official emulator" % (EMULATOR_PORTS,))
+        self.log = tempfile.NamedTemporaryFile(prefix="firestore-emulator-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(
+            ["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                self._dump_log()
+                raise SystemExit("official emulator exited during start-up")
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as r:
+                    if r.read().decode().strip().startswith("Ok"):
+                        self.base = base
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.5)
+        if self.base is None:
+            self._stop()
+            self._dump_log()
+            raise SystemExit("official emulator did not answer within 120 s")
+        print(f"official emulator on {base}", file=sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        self._stop()
+        if self.log is not None:
+            self.log.close()
+            try:
+                os.unlink(self.log.name)
+            except OSError:
+                pass
+        return False
+
+    def _stop(self):
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(timeout=wait)
+                # the java child may outlive the gcloud wrapper; the group kill covers it
+                try:
+                    os.killpg(self.proc.pid, 0)
+                except ProcessLookupError:
+                    return
+            except subprocess.TimeoutExpired:
+                pass
+
+    def _dump_log(self):
+        if self.log is not None:
+            self.log.flush()
+            with open(self.log.name, encoding="utf-8", errors="replace") as fh:
+                sys.stderr.write(fh.read()[-4000:])
+
+    @staticmethod
+    def _free_port():
+        for port in EMULATOR_PORTS:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                    return port
+                except OSError:
+                    continue
+        return None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("record", "compare", "live"):
+        p = sub.add_parser(name)
+        if name != "record":
+            p.add_argument("--target", required=True, help="base URL of the server under test")
+        if name != "compare":
+            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
+        p.add_argument("--file", action="append", help="only this corpus file (e.g. values or values.json); repeatable")
+        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+    args = ap.parse_args(argv)
+    if args.cmd == "record":
+        return cmd_record(args)
+    if args.cmd == "compare":
+        return cmd_compare(args)
+    return cmd_live(args)
+
+
+if __name__ == "__main__":
+    def _term(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _term)
+    sys.exit(main())
