@@ -1,1 +1,50 @@
-print("x")
+import ArgumentParser
+import Foundation
+import HearthServer
+
+@main
+struct Hearth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hearth",
+        abstract: "A local Firebase emulator: Cloud Firestore on SQLite.",
+        subcommands: [Start.self],
+        defaultSubcommand: Start.self
+    )
+}
+
+struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start the Firestore emulator.")
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port for REST (and later gRPC and WebSocket) traffic.")
+    var port = 8080
+
+    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite data files (default: ./.hearth).")
+    var dataDir: String?
+
+    @Flag(help: "Keep all data in memory; nothing is written to disk.")
+    var ephemeral = false
+
+    func run() async throws {
+        if ephemeral && dataDir != nil {
+            throw ValidationError("--ephemeral and --data-dir cannot be combined.")
+        }
+        let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
+        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL)
+        let server = try HearthServer(configuration: config)
+        let host = self.host
+        try await server.run { port in
+            var lines = ["Hearth Firestore emulator listening on http://\(host):\(port)"]
+            if let dir = config.dataDirectory {
+                lines.append("Data: \(dir.path) (SQLite, one file per database)")
+            } else {
+                lines.append("Data: in memory (--ephemeral); nothing is persisted")
+            }
+            lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
+            print(lines.joined(separator: "\n"))
+            fflush(nil)
+        }
+    }
+}

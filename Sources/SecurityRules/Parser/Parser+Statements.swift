@@ -76,6 +76,14 @@ extension Parser {
 
     mutating func parseMatch() -> MatchBlock? {
         let start = current.range
+        matchDepth += 1
+        defer { matchDepth -= 1 }
+        guard matchDepth <= Self.maxMatchDepth else {
+            sink.error("match blocks are nested too deeply (more than \(Self.maxMatchDepth) levels)", at: start)
+            advance()
+            skipBlock()
+            return nil
+        }
         advance()
         guard case .matchPath = current.kind else {
             sink.error("expected a path starting with '/' after 'match', found \(describe(current.kind))", at: current.range)
@@ -111,7 +119,26 @@ extension Parser {
         )
     }
 
+    /// Skips up to and including the next block (`{ … }`), without recursion.
+    private mutating func skipBlock() {
+        var depth = 0
+        while !isAtEnd {
+            if check(.leftBrace) { depth += 1 }
+            if check(.rightBrace) {
+                if depth == 0 { return }
+                depth -= 1
+                if depth == 0 {
+                    advance()
+                    return
+                }
+            }
+            advance()
+        }
+    }
+
     private mutating func parseAllow() -> AllowStatement? {
+        sink.isMuted = false
+        defer { sink.isMuted = false }
         let start = current.range
         advance()
         var methods: [(name: String, range: SourceRange)] = []
@@ -140,6 +167,8 @@ extension Parser {
     }
 
     mutating func parseFunction() -> FunctionDecl? {
+        sink.isMuted = false
+        defer { sink.isMuted = false }
         let start = current.range
         advance()
         guard let name = expectIdentifier("a function name") else {
@@ -169,6 +198,7 @@ extension Parser {
             }
             let value = parseExpression()
             expect(.semicolon, "after the 'let' binding")
+            sink.isMuted = false
             bindings.append(LetBinding(name: bound.name, nameRange: bound.range, value: value))
         }
         guard accept(.return) else {

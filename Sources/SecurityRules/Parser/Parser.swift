@@ -7,12 +7,18 @@
 struct Parser {
     /// The deepest expression tree accepted; deeper ones get a diagnostic.
     static let maxExpressionHeight = 128
+    /// The deepest nesting of match blocks accepted.
+    static let maxMatchDepth = 32
 
     let context: ParseContext
     let source: RulesSource
     let fileIndex: Int
     let tokens: [Token]
     var index = 0
+    /// Current recursion depth of expression parsing, including enclosing interpolations.
+    var depth = 0
+    /// Current nesting of match blocks.
+    var matchDepth = 0
 
     init(context: ParseContext, source: RulesSource, fileIndex: Int, tokens: [Token]) {
         self.context = context
@@ -94,6 +100,25 @@ struct Parser {
         case .punctuation(let punctuation): "'\(punctuation.rawValue)'"
         case .invalid(let text): "'\(text)'"
         case .endOfFile: "end of file"
+        }
+    }
+
+    /// Skips to the end of the current statement without consuming its terminator: up to a
+    /// `;` or an unbalanced closing brace.
+    mutating func skipToStatementEnd() {
+        var depth = 0
+        while !isAtEnd {
+            switch current.kind {
+            case .punctuation(.semicolon) where depth == 0, .punctuation(.rightBrace) where depth == 0:
+                return
+            case .punctuation(.leftParen), .punctuation(.leftBracket), .punctuation(.leftBrace):
+                depth += 1
+            case .punctuation(.rightParen), .punctuation(.rightBracket), .punctuation(.rightBrace):
+                depth = max(0, depth - 1)
+            default:
+                break
+            }
+            advance()
         }
     }
 

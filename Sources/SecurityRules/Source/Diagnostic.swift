@@ -55,6 +55,9 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 final class DiagnosticSink {
     let sources: [RulesSource]
     private(set) var diagnostics: [Diagnostic] = []
+    /// While true, new diagnostics are dropped: the parser mutes the sink while it skips the
+    /// rest of a statement it has given up on, so one problem is reported once.
+    var isMuted = false
 
     init(sources: [RulesSource]) {
         self.sources = sources
@@ -71,7 +74,7 @@ final class DiagnosticSink {
     }
 
     private func add(_ severity: Diagnostic.Severity, _ message: String, at range: SourceRange) {
-        guard sources.indices.contains(range.file) else { return }
+        guard !isMuted, sources.indices.contains(range.file) else { return }
         let source = sources[range.file]
         let diagnostic = Diagnostic(
             severity: severity, message: message, fileName: source.name,

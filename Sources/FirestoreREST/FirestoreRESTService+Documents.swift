@@ -1,0 +1,123 @@
+import Foundation
+import FirestoreEngine
+import FirestoreModel
+import FirestoreQuery
+
+extension FirestoreRESTService {
+    func readConsistency(_ db: DatabaseID, _ r: RESTRequest) throws(FirestoreError) -> ReadConsistency {
+        let (c, _) = try consistency(db, transaction: r.parameter("transaction").map { .string($0) },
+                                     readTime: r.parameter("readTime").map { .string($0) }, newTransaction: nil)
+        return c
+    }
+
+    func getDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let mask = try r.mask()
+        let consistency = try readConsistency(db, r)
+        guard let doc = try await engine.getDocument(db, key: key, consistency: consistency) else {
+            throw .notFound("Document \"\(db.name(of: key))\" not found.")
+        }
+        return .ok(RESTCodec.encode(doc, database: db, mask: mask))
+    }
+
+    func listDocuments(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let mask = try r.mask()
+        let consistency = try readConsistency(db, r)
+        let showMissing = try r.boolParameter("showMissing") ?? false
+        let pageSize = try r.intParameter("pageSize") ?? 0
+        if pageSize < 0 { throw .invalidArgument("page_size must not be negative.") }
+        let offset = try Self.decodePageToken(r.parameter("pageToken"))
+        var orderBy: [StructuredQuery.Order] = []
+        if let spec = r.parameter("orderBy"), !spec.isEmpty {
+            if showMissing { throw .invalidArgument("show_missing cannot be combined with order_by.") }
+            for part in spec.split(separator: ",") {
+                let words = part.split(separator: " ")
+                guard let first = words.first, words.count <= 2 else { throw .invalidArgument("Invalid order_by: \"\(spec)\".") }
+                var direction = StructuredQuery.Direction.ascending
+                if words.count == 2 {
+                    switch words[1].lowercased() {
+                    case "asc": direction = .ascending
+                    case "desc": direction = .descending
+                    default: throw .invalidArgument("Invalid order_by: \"\(spec)\".")
+                    }
+                }
+                orderBy.append(.init(try FieldPath(parsing: String(first)), direction))
+            }
+        }
+        let structured = StructuredQuery(from: [.init(collectionID: collection.lastSegment)], orderBy: orderBy)
+        let query = try Query(structured, parent: collection.parent, database: db)
+        var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency).documents.map {
+            ($0.key, RESTCodec.encode($0, database: db, mask: mask))
+        }
+        if showMissing {
+            for key in try await engine.missingDocuments(db, in: collection) {
+                entries.append((key, .object([("name", .string(db.name(of: key)))])))
+            }
+            entries.sort { $0.0 < $1.0 }
+        }
+        let page = pageSize > 0 ? Array(entries.dropFirst(offset).prefix(pageSize)) : Array(entries.dropFirst(offset))
+        var pairs: [(String, JSON)] = []
+        if !page.isEmpty { pairs.append(("documents", .array(page.map(\.1)))) }
+        if pageSize > 0, offset + pageSize < entries.count {
+            pairs.append(("nextPageToken", .string(Self.encodePageToken(offset + pageSize))))
+        }
+        return .ok(.object(pairs))
+    }
+
+    func createDocument(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let body = try r.json()
+        try RESTCodec.checkKeys(body, ["name", "fields", "createTime", "updateTime"], at: "document")
+        let mask = try r.mask()
+        var id = r.parameter("documentId") ?? ""
+        if id.isEmpty { id = engine.ids.documentID() }
+        let key = collection.appending(id)
+        try PathValidation.validate(path: key, name: db.name(of: key))
+        let fields = try RESTCodec.decodeFields(body["fields"], at: "document.fields")
+        let write = Write(key: key, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
+        _ = try await engine.commit(db, writes: [write])
+        guard let doc = try await engine.getDocument(db, key: key) else {
+            throw .internalError("The created document \(db.name(of: key)) could not be read back.")
+        }
+        return .ok(RESTCodec.encode(doc, database: db, mask: mask))
+    }
+
+    func patchDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let body = try r.json()
+        try RESTCodec.checkKeys(body, ["name", "fields", "createTime", "updateTime"], at: "document")
+        let fields = try RESTCodec.decodeFields(body["fields"], at: "document.fields")
+        let updateMask = try r.mask("updateMask.fieldPaths")
+        let mask = try r.mask()
+        let write = Write(key: key, operation: .update(fields: fields, mask: updateMask), precondition: try Self.precondition(r))
+        _ = try await engine.commit(db, writes: [write])
+        guard let doc = try await engine.getDocument(db, key: key) else {
+            throw .internalError("The updated document \(db.name(of: key)) could not be read back.")
+        }
+        return .ok(RESTCodec.encode(doc, database: db, mask: mask))
+    }
+
+    func deleteDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let write = Write(key: key, operation: .delete, precondition: try Self.precondition(r))
+        _ = try await engine.commit(db, writes: [write])
+        return .ok(.object([]))
+    }
+
+    static func precondition(_ r: RESTRequest) throws(FirestoreError) -> Precondition? {
+        if let exists = try r.boolParameter("currentDocument.exists") { return .exists(exists) }
+        if let t = r.parameter("currentDocument.updateTime") {
+            return .updateTime(try RESTCodec.decodeTimestamp(.string(t), at: "current_document.update_time"))
+        }
+        return nil
+    }
+
+    static func encodePageToken(_ offset: Int) -> String {
+        Data("o:\(offset)".utf8).base64EncodedString()
+    }
+
+    static func decodePageToken(_ token: String?) throws(FirestoreError) -> Int {
+        guard let token, !token.isEmpty else { return 0 }
+        guard let bytes = RESTCodec.decodeBase64(token), let s = String(bytes: bytes, encoding: .utf8),
+              s.hasPrefix("o:"), let n = Int(s.dropFirst(2)), n >= 0 else {
+            throw .invalidArgument("Invalid page token \"\(token)\".")
+        }
+        return n
+    }
+}

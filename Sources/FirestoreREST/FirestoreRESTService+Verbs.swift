@@ -1,0 +1,150 @@
+import Foundation
+import FirestoreEngine
+import FirestoreModel
+import FirestoreQuery
+
+extension FirestoreRESTService {
+    func batchGet(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["documents", "mask", "transaction", "newTransaction", "readTime"], at: "")
+        var keys: [ResourcePath] = []
+        if case .array(let items)? = body["documents"] {
+            for (i, item) in items.enumerated() {
+                keys.append(try RESTCodec.documentKey(item, database: db, at: "documents[\(i)]"))
+            }
+        }
+        let mask = try body["mask"].map { j throws(FirestoreError) in try RESTCodec.decodeMask(j, at: "mask") }
+        let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
+                                         newTransaction: RESTCodec.field(body, "newTransaction"))
+        let (docs, readTime) = try await engine.batchGet(db, keys: keys, consistency: c)
+        var out: [JSON] = []
+        if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
+        for (key, doc) in zip(keys, docs) {
+            if let doc {
+                out.append(.object([("found", RESTCodec.encode(doc, database: db, mask: mask)), ("readTime", .string(readTime.rfc3339))]))
+            } else {
+                out.append(.object([("missing", .string(db.name(of: key))), ("readTime", .string(readTime.rfc3339))]))
+            }
+        }
+        return .ok(.array(out))
+    }
+
+    func beginTransaction(_ db: DatabaseID, _ body: JSON) throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["options"], at: "")
+        let mode = try body["options"].map { j throws(FirestoreError) in try Self.transactionMode(j) } ?? .readWrite(retrying: nil)
+        let id = try engine.beginTransaction(db, mode: mode)
+        return .ok(.object([("transaction", Self.encodeTransaction(id))]))
+    }
+
+    func commit(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["writes", "transaction"], at: "")
+        let writes = try decodeWrites(db, body["writes"])
+        let txn = try Self.transactionID(body["transaction"], at: "transaction")
+        let result = try await engine.commit(db, writes: writes, transaction: txn)
+        var pairs: [(String, JSON)] = []
+        if !result.writeResults.isEmpty { pairs.append(("writeResults", .array(result.writeResults.map(RESTCodec.encode)))) }
+        pairs.append(("commitTime", .string(result.commitTime.rfc3339)))
+        return .ok(.object(pairs))
+    }
+
+    func decodeWrites(_ db: DatabaseID, _ json: JSON?) throws(FirestoreError) -> [Write] {
+        guard let json else { return [] }
+        guard case .array(let items) = json else { throw .invalidArgument("Invalid value at 'writes': expected a list.") }
+        var writes: [Write] = []
+        for (i, item) in items.enumerated() { writes.append(try RESTCodec.decodeWrite(item, database: db, at: "writes[\(i)]")) }
+        return writes
+    }
+
+    func rollback(_ db: DatabaseID, _ body: JSON) throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["transaction"], at: "")
+        guard let id = try Self.transactionID(body["transaction"], at: "transaction") else {
+            throw .invalidArgument("Missing transaction.")
+        }
+        try engine.rollback(db, transaction: id)
+        return .ok(.object([]))
+    }
+
+    func batchWrite(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["writes", "labels"], at: "")
+        let writes = try decodeWrites(db, body["writes"])
+        let results = await engine.batchWrite(db, writes: writes)
+        var writeResults: [JSON] = []
+        var statuses: [JSON] = []
+        for r in results {
+            switch r {
+            case .success(let w):
+                writeResults.append(RESTCodec.encode(w))
+                statuses.append(.object([]))
+            case .failure(let e):
+                writeResults.append(.object([]))
+                statuses.append(.object([("code", .number(String(e.code.grpcCode))), ("message", .string(e.message))]))
+            }
+        }
+        return .ok(.object([("writeResults", .array(writeResults)), ("status", .array(statuses))]))
+    }
+
+    func query(_ db: DatabaseID, parent: ResourcePath, _ json: JSON?, at: String) throws(FirestoreError) -> Query {
+        guard let json else { throw .invalidArgument("A structured query is required.") }
+        let structured = try RESTCodec.decodeStructuredQuery(json, at: at)
+        return try Query(structured, parent: parent, database: db)
+    }
+
+    func runQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["structuredQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
+        let q = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
+        let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
+                                         newTransaction: RESTCodec.field(body, "newTransaction"))
+        let (docs, readTime) = try await engine.runQuery(q, consistency: c)
+        var out: [JSON] = []
+        for doc in docs {
+            out.append(.object([("document", RESTCodec.encode(q.project(doc), database: db)), ("readTime", .string(readTime.rfc3339))]))
+        }
+        if out.isEmpty { out.append(.object([("readTime", .string(readTime.rfc3339))])) }
+        if let newID, case .object(var first) = out[0] {
+            first.insert(("transaction", Self.encodeTransaction(newID)), at: 0)
+            out[0] = .object(first)
+        }
+        return .ok(.array(out))
+    }
+
+    func runAggregationQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["structuredAggregationQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
+        guard let saq = RESTCodec.field(body, "structuredAggregationQuery") else {
+            throw .invalidArgument("A structured aggregation query is required.")
+        }
+        try RESTCodec.checkKeys(saq, ["structuredQuery", "aggregations"], at: "structured_aggregation_query")
+        let q = try query(db, parent: parent, RESTCodec.field(saq, "structuredQuery"), at: "structured_aggregation_query.structured_query")
+        let aggregator = try Aggregator(try RESTCodec.decodeAggregations(saq["aggregations"], at: "structured_aggregation_query.aggregations"))
+        let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
+                                         newTransaction: RESTCodec.field(body, "newTransaction"))
+        let (result, readTime) = try await engine.runAggregation(q, aggregator: aggregator, consistency: c)
+        var pairs: [(String, JSON)] = []
+        if let newID { pairs.append(("transaction", Self.encodeTransaction(newID))) }
+        let fields = JSON.object(result.keys.sorted().map { ($0, RESTCodec.encode(result[$0]!)) })
+        pairs.append(("result", .object([("aggregateFields", fields)])))
+        pairs.append(("readTime", .string(readTime.rfc3339)))
+        return .ok(.array([.object(pairs)]))
+    }
+
+    func listCollectionIds(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["pageSize", "pageToken", "readTime"], at: "")
+        let pageSize = try RESTCodec.field(body, "pageSize").map { j throws(FirestoreError) in Int(try RESTCodec.decodeInt32(j, at: "page_size")) } ?? 0
+        var token: String?
+        if case .string(let t)? = RESTCodec.field(body, "pageToken") { token = t }
+        let offset = try Self.decodePageToken(token)
+        let ids = try await engine.listCollectionIDs(db, parent: parent)
+        let page = pageSize > 0 ? Array(ids.dropFirst(offset).prefix(pageSize)) : Array(ids.dropFirst(offset))
+        var pairs: [(String, JSON)] = []
+        if !page.isEmpty { pairs.append(("collectionIds", .array(page.map { .string($0) }))) }
+        if pageSize > 0, offset + pageSize < ids.count {
+            pairs.append(("nextPageToken", .string(Self.encodePageToken(offset + pageSize))))
+        }
+        return .ok(.object(pairs))
+    }
+
+    /// One partition covering the whole query: Firestore allows fewer partitions than asked.
+    func partitionQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+        try RESTCodec.checkKeys(body, ["structuredQuery", "partitionCount", "pageToken", "pageSize", "readTime"], at: "")
+        _ = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
+        return .ok(.object([]))
+    }
+}

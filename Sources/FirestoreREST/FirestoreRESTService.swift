@@ -1,0 +1,148 @@
+import Foundation
+package import FirestoreEngine
+package import FirestoreModel
+import FirestoreQuery
+
+/// The Firestore v1 REST API over the engine, independent of the HTTP server: it takes a
+/// decoded request and answers a status and body.
+package struct FirestoreRESTService: Sendable {
+    package let engine: FirestoreEngine
+    /// Largest accepted request body (Firestore: 10 MiB).
+    package static let maxRequestBytes = 10 * 1024 * 1024
+
+    package init(engine: FirestoreEngine) { self.engine = engine }
+
+    static let rootVerbs: Set<String> = ["batchGet", "beginTransaction", "commit", "rollback", "runQuery",
+                                         "runAggregationQuery", "listCollectionIds", "batchWrite", "partitionQuery"]
+    static let documentVerbs: Set<String> = ["runQuery", "runAggregationQuery", "listCollectionIds", "partitionQuery"]
+
+    package func handle(_ request: RESTRequest) async -> RESTReply {
+        do {
+            return try await route(request)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    func route(_ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        if r.path == "/" || r.path.isEmpty {
+            return RESTReply(status: 200, body: .text("Ok\n"))
+        }
+        if r.path.hasPrefix("/emulator/v1/") {
+            return try await emulatorRoute(r)
+        }
+        guard r.path.hasPrefix("/v1/") else {
+            throw FirestoreError(.notFound, "No such endpoint: \(r.method) \(r.path). Firestore's REST API lives under /v1/projects/{project}/databases/{database}/documents.")
+        }
+        var name = String(r.path.dropFirst(4))
+        var verb: String?
+        if let colon = name.lastIndex(of: ":") {
+            let candidate = String(name[name.index(after: colon)...])
+            if Self.rootVerbs.contains(candidate) || Self.documentVerbs.contains(candidate) {
+                verb = candidate
+                name = String(name[..<colon])
+            }
+        }
+        while name.hasSuffix("/") { name.removeLast() }
+        let (db, path) = try DatabaseID.parse(resourceName: name)
+        try validateDatabaseID(db)
+        try PathValidation.validate(path: path, name: name)
+        if let verb {
+            if !path.isRoot {
+                guard Self.documentVerbs.contains(verb), path.isDocument else {
+                    throw .invalidArgument("Method \(verb) is not available on \(name).")
+                }
+            }
+            guard r.method == "POST" else {
+                throw FirestoreError(.notFound, "\(verb) must be called with POST.")
+            }
+            return try await handleVerb(verb, db: db, parent: path, request: r)
+        }
+        switch (r.method, path.isDocument) {
+        case ("GET", true): return try await getDocument(db, path, r)
+        case ("GET", false) where !path.isRoot: return try await listDocuments(db, collection: path, r)
+        case ("POST", false) where !path.isRoot: return try await createDocument(db, collection: path, r)
+        case ("PATCH", true): return try await patchDocument(db, path, r)
+        case ("DELETE", true): return try await deleteDocument(db, path, r)
+        default:
+            throw FirestoreError(.notFound, "No such endpoint: \(r.method) \(r.path).")
+        }
+    }
+
+    func handleVerb(_ verb: String, db: DatabaseID, parent: ResourcePath, request r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let body = try r.json()
+        switch verb {
+        case "batchGet": return try await batchGet(db, body)
+        case "beginTransaction": return try beginTransaction(db, body)
+        case "commit": return try await commit(db, body)
+        case "rollback": return try rollback(db, body)
+        case "batchWrite": return try await batchWrite(db, body)
+        case "runQuery": return try await runQuery(db, parent: parent, body)
+        case "runAggregationQuery": return try await runAggregationQuery(db, parent: parent, body)
+        case "listCollectionIds": return try await listCollectionIds(db, parent: parent, body)
+        default: return try await partitionQuery(db, parent: parent, body)
+        }
+    }
+
+    func emulatorRoute(_ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+        let parts = r.path.split(separator: "/").map(String.init)
+        // emulator v1 projects {p} databases {d} documents
+        if r.method == "DELETE", parts.count == 7, parts[2] == "projects", parts[4] == "databases", parts[6] == "documents" {
+            let db = DatabaseID(project: parts[3], database: parts[5])
+            try await engine.clear(db)
+            return .ok(.object([]))
+        }
+        if r.method == "DELETE", parts.count == 5, parts[2] == "projects", parts[4] == "databases" {
+            return .ok(.object([]))
+        }
+        throw FirestoreError(.notFound, "No such emulator endpoint: \(r.method) \(r.path).")
+    }
+
+    func validateDatabaseID(_ db: DatabaseID) throws(FirestoreError) {
+        let p = db.project
+        let okProject = !p.isEmpty && p.count <= 100 && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
+        guard okProject else { throw .invalidArgument("Invalid project ID \"\(p)\".") }
+        let d = db.database
+        let okDatabase = d == "(default)" || (!d.isEmpty && d.count <= 63 && d.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        guard okDatabase else { throw .invalidArgument("Invalid database ID \"\(d)\".") }
+    }
+
+    /// Decodes base64 transaction bytes.
+    static func transactionID(_ json: JSON?, at: String) throws(FirestoreError) -> [UInt8]? {
+        guard let json else { return nil }
+        guard case .string(let s) = json, let bytes = RESTCodec.decodeBase64(s), !bytes.isEmpty else {
+            throw .invalidArgument("Invalid value at '\(at)' (TYPE_BYTES), \(json.serialized)")
+        }
+        return bytes
+    }
+
+    static func encodeTransaction(_ id: [UInt8]) -> JSON { .string(Data(id).base64EncodedString()) }
+
+    /// Read consistency from `transaction` / `readTime` / `newTransaction` request fields.
+    func consistency(_ db: DatabaseID, transaction: JSON?, readTime: JSON?, newTransaction: JSON?) throws(FirestoreError) -> (ReadConsistency, [UInt8]?) {
+        let set = [transaction, readTime, newTransaction].compactMap { $0 }.count
+        if set > 1 { throw .invalidArgument("Only one of transaction, newTransaction and readTime may be set.") }
+        if let id = try Self.transactionID(transaction, at: "transaction") { return (.transaction(id), nil) }
+        if let rt = readTime { return (.readTime(try RESTCodec.decodeTimestamp(rt, at: "read_time")), nil) }
+        if let nt = newTransaction {
+            let mode = try Self.transactionMode(nt)
+            let id = try engine.beginTransaction(db, mode: mode)
+            return (.transaction(id), id)
+        }
+        return (.current, nil)
+    }
+
+    static func transactionMode(_ json: JSON) throws(FirestoreError) -> TransactionMode {
+        try RESTCodec.checkKeys(json, ["readOnly", "readWrite"], at: "options")
+        if let ro = RESTCodec.field(json, "readOnly") {
+            try RESTCodec.checkKeys(ro, ["readTime"], at: "options.read_only")
+            let t = try RESTCodec.field(ro, "readTime").map { j throws(FirestoreError) in try RESTCodec.decodeTimestamp(j, at: "options.read_only.read_time") }
+            return .readOnly(readTime: t)
+        }
+        if let rw = RESTCodec.field(json, "readWrite") {
+            try RESTCodec.checkKeys(rw, ["retryTransaction"], at: "options.read_write")
+            return .readWrite(retrying: try transactionID(RESTCodec.field(rw, "retryTransaction"), at: "options.read_write.retry_transaction"))
+        }
+        return .readWrite(retrying: nil)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A JSON value with ordered object keys, parsed from request bodies and written to responses.
+package indirect enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number, with its source text kept so integers beyond 2^53 stay exact.
+    case number(String)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    package static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    package subscript(key: String) -> JSON? {
+        if case .object(let pairs) = self { return pairs.last { $0.0 == key }?.1 }
+        return nil
+    }
+
+    package var objectPairs: [(String, JSON)]? {
+        if case .object(let p) = self { return p }
+        return nil
+    }
+
+    /// Serializes compactly.
+    package var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out)
+            }
+            out += "]"
+        case .object(let pairs):
+            out += "{"
+            for (i, (k, v)) in pairs.enumerated() {
+                if i > 0 { out += "," }
+                Self.writeString(k, to: &out)
+                out += ":"
+                v.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSON {
+    /// Parses JSON text; throws ``JSONParser/Failure`` with the byte offset of the problem.
+    package static func parse(_ bytes: [UInt8]) throws -> JSON {
+        var p = JSONParser(bytes: bytes)
+        return try p.parseDocument()
+    }
+}

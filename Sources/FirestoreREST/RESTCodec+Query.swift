@@ -1,0 +1,152 @@
+package import FirestoreModel
+
+extension RESTCodec {
+    static func decodeFieldReference(_ json: JSON?, at: String) throws(FirestoreError) -> FieldPath {
+        guard let json else { throw .invalidArgument("Missing field reference at '\(at)'.") }
+        try checkKeys(json, ["fieldPath"], at: at)
+        guard case .string(let s)? = field(json, "fieldPath") else {
+            throw .invalidArgument("Missing field path at '\(at).field_path'.")
+        }
+        return try FieldPath(parsing: s)
+    }
+
+    package static func decodeStructuredQuery(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery {
+        try checkKeys(json, ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"], at: at)
+        if field(json, "findNearest") != nil {
+            throw .init(.unimplemented, "Vector search (findNearest) is not supported by Hearth yet.")
+        }
+        var select: [FieldPath]?
+        if let s = json["select"] {
+            try checkKeys(s, ["fields"], at: "\(at).select")
+            var fields: [FieldPath] = []
+            if case .array(let items)? = s["fields"] {
+                for (i, item) in items.enumerated() { fields.append(try decodeFieldReference(item, at: "\(at).select.fields[\(i)]")) }
+            }
+            select = fields
+        }
+        var from: [StructuredQuery.CollectionSelector] = []
+        if case .array(let items)? = json["from"] {
+            for (i, item) in items.enumerated() {
+                try checkKeys(item, ["collectionId", "allDescendants"], at: "\(at).from[\(i)]")
+                var id = ""
+                if let c = field(item, "collectionId") {
+                    guard case .string(let s) = c else { throw bad("\(at).from[\(i)].collection_id", "(TYPE_STRING), \(c.serialized)") }
+                    id = s
+                }
+                var all = false
+                if let a = field(item, "allDescendants") {
+                    guard case .bool(let b) = a else { throw bad("\(at).from[\(i)].all_descendants", "(TYPE_BOOL), \(a.serialized)") }
+                    all = b
+                }
+                from.append(.init(collectionID: id, allDescendants: all))
+            }
+        }
+        let filter = try json["where"].map { j throws(FirestoreError) in try decodeFilter(j, at: "\(at).where") }
+        var orderBy: [StructuredQuery.Order] = []
+        if let o = field(json, "orderBy") {
+            guard case .array(let items) = o else { throw bad("\(at).order_by", "expected a list.") }
+            for (i, item) in items.enumerated() {
+                try checkKeys(item, ["field", "direction"], at: "\(at).order_by[\(i)]")
+                let path = try decodeFieldReference(item["field"], at: "\(at).order_by[\(i)].field")
+                var direction = StructuredQuery.Direction.ascending
+                switch item["direction"] {
+                case nil, .string("ASCENDING")?, .string("DIRECTION_UNSPECIFIED")?: direction = .ascending
+                case .string("DESCENDING")?: direction = .descending
+                case let other?: throw bad("\(at).order_by[\(i)].direction", "(type.googleapis.com/google.firestore.v1.StructuredQuery.Direction), \(other.serialized)")
+                }
+                orderBy.append(.init(path, direction))
+            }
+        }
+        let startAt = try field(json, "startAt").map { j throws(FirestoreError) in try decodeCursor(j, at: "\(at).start_at") }
+        let endAt = try field(json, "endAt").map { j throws(FirestoreError) in try decodeCursor(j, at: "\(at).end_at") }
+        let offset = try json["offset"].map { j throws(FirestoreError) in Int(try decodeInt32(j, at: "\(at).offset")) } ?? 0
+        var limit: Int?
+        if let l = json["limit"] {
+            if case .object = l {
+                try checkKeys(l, ["value"], at: "\(at).limit")
+                limit = try l["value"].map { j throws(FirestoreError) in Int(try decodeInt32(j, at: "\(at).limit.value")) } ?? 0
+            } else {
+                limit = Int(try decodeInt32(l, at: "\(at).limit"))
+            }
+        }
+        return StructuredQuery(select: select, from: from, filter: filter, orderBy: orderBy,
+                               startAt: startAt, endAt: endAt, offset: offset, limit: limit)
+    }
+
+    static func decodeCursor(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery.Cursor {
+        try checkKeys(json, ["values", "before"], at: at)
+        var values: [Value] = []
+        if case .array(let items)? = json["values"] {
+            for (i, item) in items.enumerated() { values.append(try decodeValue(item, at: "\(at).values[\(i)]")) }
+        }
+        var before = false
+        if let b = json["before"] {
+            guard case .bool(let v) = b else { throw bad("\(at).before", "(TYPE_BOOL), \(b.serialized)") }
+            before = v
+        }
+        return .init(values: values, before: before)
+    }
+
+    static func decodeFilter(_ json: JSON, at: String) throws(FirestoreError) -> Filter {
+        try checkKeys(json, ["fieldFilter", "unaryFilter", "compositeFilter"], at: at)
+        guard let pairs = json.objectPairs, pairs.count == 1, let (rawKey, body) = pairs.first else {
+            throw .invalidArgument("A filter at '\(at)' must set exactly one of fieldFilter, unaryFilter or compositeFilter.")
+        }
+        switch camel(rawKey) {
+        case "fieldFilter":
+            try checkKeys(body, ["field", "op", "value"], at: "\(at).field_filter")
+            let path = try decodeFieldReference(body["field"], at: "\(at).field_filter.field")
+            guard case .string(let opName)? = body["op"], let op = Filter.Operator(rawValue: opName) else {
+                throw .invalidArgument("A field filter at '\(at)' needs a valid operator; got \(body["op"]?.serialized ?? "none").")
+            }
+            guard let v = body["value"] else { throw .invalidArgument("A field filter at '\(at)' needs a value.") }
+            return .field(path, op, try decodeValue(v, at: "\(at).field_filter.value"))
+        case "unaryFilter":
+            try checkKeys(body, ["field", "op"], at: "\(at).unary_filter")
+            let path = try decodeFieldReference(body["field"], at: "\(at).unary_filter.field")
+            guard case .string(let opName)? = body["op"], let op = Filter.UnaryOperator(rawValue: opName) else {
+                throw .invalidArgument("A unary filter at '\(at)' needs a valid operator; got \(body["op"]?.serialized ?? "none").")
+            }
+            return .unary(path, op)
+        default:
+            try checkKeys(body, ["op", "filters"], at: "\(at).composite_filter")
+            guard case .string(let opName)? = body["op"], let op = Filter.CompositeOperator(rawValue: opName) else {
+                throw .invalidArgument("A composite filter at '\(at)' needs the operator AND or OR; got \(body["op"]?.serialized ?? "none").")
+            }
+            var filters: [Filter] = []
+            if case .array(let items)? = body["filters"] {
+                for (i, item) in items.enumerated() { filters.append(try decodeFilter(item, at: "\(at).composite_filter.filters[\(i)]")) }
+            }
+            return .composite(op, filters)
+        }
+    }
+
+    package static func decodeAggregations(_ json: JSON?, at: String) throws(FirestoreError) -> [Aggregation] {
+        guard case .array(let items)? = json else { return [] }
+        var out: [Aggregation] = []
+        for (i, item) in items.enumerated() {
+            let here = "\(at)[\(i)]"
+            try checkKeys(item, ["alias", "count", "sum", "avg"], at: here)
+            var alias = "field_\(i + 1)"
+            if case .string(let a)? = item["alias"] { alias = a }
+            if let c = item["count"] {
+                try checkKeys(c, ["upTo"], at: "\(here).count")
+                var upTo: Int64?
+                if let u = field(c, "upTo") {
+                    if case .object = u { upTo = try u["value"].map { j throws(FirestoreError) in try decodeInt64(j, at: "\(here).count.up_to") } }
+                    else { upTo = try decodeInt64(u, at: "\(here).count.up_to") }
+                }
+                out.append(.init(alias: alias, kind: .count(upTo: upTo)))
+            } else if let s = item["sum"] {
+                try checkKeys(s, ["field"], at: "\(here).sum")
+                out.append(.init(alias: alias, kind: .sum(try decodeFieldReference(s["field"], at: "\(here).sum.field"))))
+            } else if let a = item["avg"] {
+                try checkKeys(a, ["field"], at: "\(here).avg")
+                out.append(.init(alias: alias, kind: .average(try decodeFieldReference(a["field"], at: "\(here).avg.field"))))
+            } else {
+                throw .invalidArgument("Aggregation at '\(here)' must set one of count, sum or avg.")
+            }
+        }
+        return out
+    }
+}

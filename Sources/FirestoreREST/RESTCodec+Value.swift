@@ -1,0 +1,206 @@
+import Foundation
+package import FirestoreModel
+
+/// Firestore v1 REST JSON for values and documents (protobuf's JSON mapping).
+package enum RESTCodec {
+    static func bad(_ at: String, _ what: String) -> FirestoreError {
+        .invalidArgument("Invalid value at '\(at)': \(what)")
+    }
+
+    static func unknown(_ key: String, at: String) -> FirestoreError {
+        .invalidArgument("Invalid JSON payload received. Unknown name \"\(key)\" at '\(at)': Cannot find field.")
+    }
+
+    /// Throws for keys outside `allowed` (protobuf JSON accepts lowerCamel and snake_case).
+    static func checkKeys(_ json: JSON, _ allowed: Set<String>, at: String) throws(FirestoreError) {
+        guard let pairs = json.objectPairs else {
+            throw .invalidArgument("Invalid JSON payload received. Expected an object at '\(at.isEmpty ? "root" : at)'.")
+        }
+        for (k, _) in pairs where !allowed.contains(k) && !allowed.contains(camel(k)) {
+            throw unknown(k, at: at)
+        }
+    }
+
+    static func camel(_ s: String) -> String {
+        var out = ""
+        var upper = false
+        for c in s {
+            if c == "_" { upper = true; continue }
+            out.append(upper ? Character(c.uppercased()) : c)
+            upper = false
+        }
+        return out
+    }
+
+    /// Looks up a field by its lowerCamel name or its snake_case form.
+    static func field(_ json: JSON, _ name: String) -> JSON? {
+        if let v = json[name] { return v }
+        var snake = ""
+        for c in name {
+            if c.isUppercase { snake += "_" + c.lowercased() } else { snake.append(c) }
+        }
+        return json[snake]
+    }
+
+    // MARK: Values
+
+    static let valueKeys: Set<String> = ["nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue",
+                                         "stringValue", "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue"]
+
+    package static func decodeValue(_ json: JSON, at: String) throws(FirestoreError) -> Value {
+        try checkKeys(json, valueKeys, at: at)
+        guard let pairs = json.objectPairs, pairs.count == 1, let (rawKey, v) = pairs.first else {
+            if json.objectPairs?.isEmpty == true { throw bad(at, "a value must set exactly one of its kinds (e.g. stringValue); none was set.") }
+            throw bad(at, "a value must set exactly one of its kinds; several were set.")
+        }
+        let key = camel(rawKey)
+        switch key {
+        case "nullValue":
+            if case .null = v { return .null }
+            if case .string("NULL_VALUE") = v { return .null }
+            if case .number("0") = v { return .null }
+            throw bad("\(at).null_value", "\(v.serialized) is not a null value.")
+        case "booleanValue":
+            guard case .bool(let b) = v else { throw bad("\(at).boolean_value", "(TYPE_BOOL), \(v.serialized)") }
+            return .boolean(b)
+        case "integerValue":
+            return .integer(try decodeInt64(v, at: "\(at).integer_value"))
+        case "doubleValue":
+            return .double(try decodeDouble(v, at: "\(at).double_value"))
+        case "timestampValue":
+            return .timestamp(try decodeTimestamp(v, at: "\(at).timestamp_value"))
+        case "stringValue":
+            guard case .string(let s) = v else { throw bad("\(at).string_value", "(TYPE_STRING), \(v.serialized)") }
+            return .string(s)
+        case "bytesValue":
+            guard case .string(let s) = v, let data = decodeBase64(s) else { throw bad("\(at).bytes_value", "(TYPE_BYTES), \(v.serialized)") }
+            return .bytes(data)
+        case "referenceValue":
+            guard case .string(let s) = v else { throw bad("\(at).reference_value", "(TYPE_STRING), \(v.serialized)") }
+            return .reference(s)
+        case "geoPointValue":
+            try checkKeys(v, ["latitude", "longitude"], at: "\(at).geo_point_value")
+            let lat = try field(v, "latitude").map { j throws(FirestoreError) in try decodeDouble(j, at: "\(at).geo_point_value.latitude") } ?? 0
+            let lng = try field(v, "longitude").map { j throws(FirestoreError) in try decodeDouble(j, at: "\(at).geo_point_value.longitude") } ?? 0
+            return .geoPoint(latitude: lat, longitude: lng)
+        case "arrayValue":
+            try checkKeys(v, ["values"], at: "\(at).array_value")
+            guard let values = v["values"] else { return .array([]) }
+            guard case .array(let items) = values else { throw bad("\(at).array_value.values", "expected a list.") }
+            var out: [Value] = []
+            for (i, item) in items.enumerated() { out.append(try decodeValue(item, at: "\(at).array_value.values[\(i)]")) }
+            return .array(out)
+        case "mapValue":
+            try checkKeys(v, ["fields"], at: "\(at).map_value")
+            return .map(try decodeFields(v["fields"], at: "\(at).map_value.fields"))
+        default:
+            throw unknown(rawKey, at: at)
+        }
+    }
+
+    package static func decodeFields(_ json: JSON?, at: String) throws(FirestoreError) -> [String: Value] {
+        guard let json else { return [:] }
+        guard case .object(let pairs) = json else { throw bad(at, "expected an object of fields.") }
+        var out: [String: Value] = [:]
+        for (k, v) in pairs { out[k] = try decodeValue(v, at: "\(at)[\(k)].value") }
+        return out
+    }
+
+    static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
+        switch v {
+        case .string(let s), .number(let s):
+            if let i = Int64(s) { return i }
+            if case .number = v, let d = Double(s), d == d.rounded(), abs(d) < 9.2e18 { return Int64(d) }
+            throw bad(at, "(TYPE_INT64), \(v.serialized)")
+        default:
+            throw bad(at, "(TYPE_INT64), \(v.serialized)")
+        }
+    }
+
+    static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
+        let i = try decodeInt64(v, at: at)
+        guard let r = Int32(exactly: i) else { throw bad(at, "(TYPE_INT32), \(v.serialized)") }
+        return r
+    }
+
+    static func decodeDouble(_ v: JSON, at: String) throws(FirestoreError) -> Double {
+        switch v {
+        case .number(let s):
+            if let d = Double(s) { return d }
+        case .string(let s):
+            switch s {
+            case "NaN": return .nan
+            case "Infinity": return .infinity
+            case "-Infinity": return -.infinity
+            default: if let d = Double(s), !s.isEmpty, s.lowercased() != "nan", !s.lowercased().contains("inf") { return d }
+            }
+        default:
+            break
+        }
+        throw bad(at, "(TYPE_DOUBLE), \(v.serialized)")
+    }
+
+    static func decodeTimestamp(_ v: JSON, at: String) throws(FirestoreError) -> Timestamp {
+        guard case .string(let s) = v, let t = Timestamp(rfc3339: s) else {
+            throw bad(at, "(type.googleapis.com/google.protobuf.Timestamp), Field '\(at.split(separator: ".").last ?? "")', Invalid time format: \(v.serialized)")
+        }
+        guard t.isValid else {
+            throw bad(at, "(type.googleapis.com/google.protobuf.Timestamp), Field '\(at.split(separator: ".").last ?? "")', Invalid time format: \(s) is out of range")
+        }
+        return t
+    }
+
+    /// Standard or URL-safe base64, padding optional.
+    static func decodeBase64(_ s: String) -> [UInt8]? {
+        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while t.count % 4 != 0 { t += "=" }
+        return Data(base64Encoded: t).map { [UInt8]($0) }
+    }
+
+    // MARK: Encoding
+
+    package static func encode(_ value: Value) -> JSON {
+        switch value {
+        case .null: return .object([("nullValue", .null)])
+        case .boolean(let b): return .object([("booleanValue", .bool(b))])
+        case .integer(let i): return .object([("integerValue", .string(String(i)))])
+        case .double(let d): return .object([("doubleValue", encodeDouble(d))])
+        case .timestamp(let t): return .object([("timestampValue", .string(t.rfc3339))])
+        case .string(let s): return .object([("stringValue", .string(s))])
+        case .bytes(let b): return .object([("bytesValue", .string(Data(b).base64EncodedString()))])
+        case .reference(let r): return .object([("referenceValue", .string(r))])
+        case .geoPoint(let lat, let lng):
+            return .object([("geoPointValue", .object([("latitude", encodeDouble(lat)), ("longitude", encodeDouble(lng))]))])
+        case .array(let a):
+            return .object([("arrayValue", a.isEmpty ? .object([]) : .object([("values", .array(a.map(encode)))]))])
+        case .map(let m):
+            return .object([("mapValue", m.isEmpty ? .object([]) : .object([("fields", encodeFields(m))]))])
+        }
+    }
+
+    package static func encodeFields(_ fields: [String: Value]) -> JSON {
+        .object(fields.keys.sorted().map { ($0, encode(fields[$0]!)) })
+    }
+
+    static func encodeDouble(_ d: Double) -> JSON {
+        if d.isNaN { return .string("NaN") }
+        if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
+        if d == d.rounded(), abs(d) < 1e16 { return .number(d == 0 && d.sign == .minus ? "-0" : String(Int64(d))) }
+        return .number("\(d)")
+    }
+
+    /// A document as REST returns it; `mask` keeps only the given field paths.
+    package static func encode(_ document: Document, database: DatabaseID, mask: [FieldPath]? = nil) -> JSON {
+        var fields = document.fields
+        if let mask {
+            var masked: [String: Value] = [:]
+            for p in mask { if let v = fields.value(at: p) { masked.set(v, at: p) } }
+            fields = masked
+        }
+        var pairs: [(String, JSON)] = [("name", .string(database.name(of: document.key)))]
+        if !fields.isEmpty { pairs.append(("fields", encodeFields(fields))) }
+        pairs.append(("createTime", .string(document.createTime.rfc3339)))
+        pairs.append(("updateTime", .string(document.updateTime.rfc3339)))
+        return .object(pairs)
+    }
+}

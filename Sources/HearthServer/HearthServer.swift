@@ -1,0 +1,36 @@
+import Foundation
+package import FirestoreEngine
+import FirestoreREST
+package import FirestoreStorage
+import Hummingbird
+import Logging
+
+/// The composition root: builds the engine and the transports from a configuration and runs
+/// them until SIGINT or SIGTERM.
+package struct HearthServer: Sendable {
+    package let configuration: HearthConfiguration
+    package let engine: FirestoreEngine
+
+    package init(configuration: HearthConfiguration) throws {
+        self.configuration = configuration
+        let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
+        engine = FirestoreEngine(stores: stores)
+    }
+
+    /// Serves until shutdown; `onRunning` receives the bound port (useful with port 0).
+    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "hearth")
+        logger.logLevel = .warning
+        let responder = FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+            onServerRunning: { channel in
+                await onRunning(channel.localAddress?.port ?? 0)
+            },
+            logger: logger
+        )
+        try await app.runService()
+        engine.stores.closeAll()
+    }
+}

@@ -1,0 +1,30 @@
+/// A match block after checking: its pattern, allow statements and nested blocks, ready for
+/// path matching and evaluation.
+struct CompiledMatch: Sendable {
+    /// The checked block.
+    let block: MatchBlock
+    /// The language version of the file the block is in.
+    let version: RulesVersion
+    /// The block's allow statements with their methods resolved.
+    let allows: [CompiledAllow]
+    /// Nested blocks.
+    let children: [CompiledMatch]
+}
+
+/// An allow statement with its methods resolved.
+struct CompiledAllow: Sendable {
+    let statement: AllowStatement
+    let methods: [AllowMethod]
+
+    func covers(_ method: RulesMethod) -> Bool {
+        methods.contains { $0.covers(method) }
+    }
+}
+
+/// A user function and where it is visible from.
+struct FunctionInfo: Sendable {
+    let decl: FunctionDecl
+    /// How many match blocks enclose the declaration (0 for service-level functions); the
+    /// function sees the wildcards of exactly those blocks.
+    let scopeDepth: Int
+}

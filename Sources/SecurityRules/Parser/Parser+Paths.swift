@@ -1,0 +1,142 @@
+/// Splitting path literal and match path tokens into segments.
+extension Parser {
+    /// Parses a path literal token: `/databases/$(database)/documents/users/$(uid)`.
+    mutating func parsePathLiteral(_ range: SourceRange) -> Expr {
+        let scalars = source.scalars
+        var segments: [PathSegmentExpr] = []
+        var pieces: [PathPiece] = []
+        var text = String.UnicodeScalarView()
+        var segmentStart = range.start + 1
+        var position = range.start + 1
+
+        func flushText() {
+            if !text.isEmpty { pieces.append(.text(String(text))) }
+            text = String.UnicodeScalarView()
+        }
+        func closeSegment(at end: Int) {
+            flushText()
+            let segmentRange = SourceRange(file: fileIndex, start: segmentStart, end: end)
+            if pieces.isEmpty {
+                sink.error("empty segment in path", at: SourceRange(file: fileIndex, start: max(range.start, end - 1), end: end))
+            }
+            segments.append(PathSegmentExpr(pieces: pieces, range: segmentRange))
+            pieces = []
+        }
+
+        while position < range.end {
+            let scalar = scalars[position]
+            if scalar == "/" {
+                closeSegment(at: position)
+                position += 1
+                segmentStart = position
+            } else if scalar == "$", position + 1 < range.end, scalars[position + 1] == "(" {
+                flushText()
+                let close = matchingParenthesis(from: position + 1, before: range.end)
+                let inner = SourceRange(file: fileIndex, start: position + 2, end: close)
+                pieces.append(.interpolation(parseInterpolation(inner)))
+                position = min(close + 1, range.end)
+            } else {
+                text.append(scalar)
+                position += 1
+            }
+        }
+        if range.end > range.start + 1 || segments.isEmpty {
+            closeSegment(at: range.end)
+        }
+        return makeExpr(.path(segments), range)
+    }
+
+    /// The offset of the `)` matching the `(` at `open`, skipping string literals; `end` when
+    /// unmatched (the lexer has already reported it).
+    private func matchingParenthesis(from open: Int, before end: Int) -> Int {
+        let scalars = source.scalars
+        var depth = 0
+        var position = open
+        while position < end {
+            let scalar = scalars[position]
+            if scalar == "(" {
+                depth += 1
+            } else if scalar == ")" {
+                depth -= 1
+                if depth == 0 { return position }
+            } else if scalar == "'" || scalar == "\"" {
+                position += 1
+                while position < end, scalars[position] != scalar {
+                    if scalars[position] == "\\" { position += 1 }
+                    position += 1
+                }
+            }
+            position += 1
+        }
+        return end
+    }
+
+    private mutating func parseInterpolation(_ range: SourceRange) -> Expr {
+        var lexer = Lexer(source: source, fileIndex: fileIndex, sink: sink, start: range.start, end: range.end)
+        var child = Parser(context: context, source: source, fileIndex: fileIndex, tokens: lexer.run())
+        child.depth = depth
+        if child.isAtEnd {
+            sink.error("empty '$()' in path", at: range)
+            return makeExpr(.invalid, range)
+        }
+        let expr = child.parseExpression()
+        if !child.isAtEnd {
+            sink.error("unexpected \(child.describe(child.current.kind)) in '$(…)'", at: child.current.range)
+        }
+        return expr
+    }
+
+    /// Parses the pattern after `match`: `/users/{userId}/posts/{rest=**}`.
+    func parseMatchPattern(_ range: SourceRange) -> PathPattern {
+        let scalars = source.scalars
+        var segments: [PathPattern.Segment] = []
+        var start = range.start + 1
+        var position = range.start + 1
+        while position <= range.end {
+            guard position == range.end || scalars[position] == "/" else {
+                position += 1
+                continue
+            }
+            let segmentRange = SourceRange(file: fileIndex, start: start, end: position)
+            if let segment = parsePatternSegment(segmentRange) { segments.append(segment) }
+            position += 1
+            start = position
+        }
+        return PathPattern(segments: segments, range: range)
+    }
+
+    private func parsePatternSegment(_ range: SourceRange) -> PathPattern.Segment? {
+        let text = source.text(in: range)
+        guard !text.isEmpty else {
+            sink.error("empty segment in match path", at: SourceRange(file: fileIndex, start: max(0, range.start - 1), end: range.start))
+            return nil
+        }
+        guard text.hasPrefix("{") else {
+            if text.contains("{") || text.contains("}") {
+                sink.error("a wildcard must be a whole segment, such as '{name}'", at: range)
+                return nil
+            }
+            return PathPattern.Segment(kind: .literal(text), range: range)
+        }
+        guard text.hasSuffix("}"), text.count >= 3 else {
+            sink.error("unterminated wildcard '\(text)'; expected '{name}'", at: range)
+            return nil
+        }
+        let inner = text.dropFirst().dropLast()
+        let parts = inner.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        let isIdentifier = name.unicodeScalars.first?.isRulesIdentifierStart == true
+            && name.unicodeScalars.allSatisfy(\.isRulesIdentifierPart)
+        guard isIdentifier else {
+            sink.error("invalid wildcard name '\(name)'", at: range)
+            return nil
+        }
+        switch parts.count == 2 ? String(parts[1]) : nil {
+        case nil, "*": return PathPattern.Segment(kind: .wildcard(name), range: range)
+        case "**": return PathPattern.Segment(kind: .recursiveWildcard(name), range: range)
+        case let suffix?:
+            sink.error("unknown wildcard form '=\(suffix)'; use '{\(name)}' or '{\(name)=**}'", at: range)
+            return nil
+        }
+    }
+}
