@@ -51,5 +51,20 @@ let package = Package(
             dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: settings
         ),
+        .executableTarget(
+            name: "hearth-bench",
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "HearthServer"],
+            path: "Benchmarks/hearth-bench",
+            swiftSettings: settings
+        ),
+        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery"], swiftSettings: settings),
+        .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: settings),
+        .testTarget(
+            name: "FirestoreRESTTests",
+            dependencies: ["FirestoreREST", "HearthServer", "FirestoreStorage"],
+            swiftSettings: settings
+        ),
     ]
 )

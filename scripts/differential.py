@@ -524,6 +524,8 @@ class OfficialEmulator:
     def _free_port():
         for port in EMULATOR_PORTS:
             with socket.socket() as s:
+                # SO_REUSEADDR: connections of a previous run in TIME_WAIT must not block the port
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 try:
                     s.bind(("127.0.0.1", port))
                     return port

@@ -1,0 +1,178 @@
+// hearth-bench: prints Hearth's start-up time, idle memory, point-read and commit latency, and
+// the latency of an equality + orderBy + limit 10 query on collections of 1k, 10k and 100k.
+//
+// Usage: hearth-bench [--hearth PATH] [--sizes 1000,10000,100000]
+// Build both in release first: swift build -c release --product hearth --product hearth-bench
+import FirestoreEngine
+import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+func argument(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+
+func monotonicNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    let sorted = samples.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func ms(_ nanos: Double) -> String { String(format: "%.3f ms", nanos / 1e6) }
+
+func rssKiB(pid: Int32) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+/// A blocking GET used only to poll for start-up (a raw socket keeps the measurement free of URLSession start-up).
+func answersOk(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return false }
+    let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), 0) }
+    var buffer = [UInt8](repeating: 0, count: 512)
+    let n = recv(fd, &buffer, buffer.count, 0)
+    return n > 0 && String(decoding: buffer[..<n], as: UTF8.self).hasPrefix("HTTP/1.1 200")
+}
+
+func measureStartup(hearth: String) throws {
+    var times: [Double] = []
+    var rss: [Int] = []
+    for run in 0..<5 {
+        let port = 18_500 + run
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: hearth)
+        process.arguments = ["start", "--ephemeral", "--port", String(port)]
+        process.standardOutput = FileHandle.nullDevice
+        let start = monotonicNanos()
+        try process.run()
+        while !answersOk(port: port) {
+            usleep(200)
+            if monotonicNanos() - start > 10_000_000_000 { break }
+        }
+        times.append(Double(monotonicNanos() - start))
+        usleep(300_000)
+        rss.append(rssKiB(pid: process.processIdentifier))
+        process.terminate()
+        process.waitUntilExit()
+    }
+    print("start → first served request: median \(ms(percentile(times, 0.5))) (min \(ms(times.min()!)), 5 runs)")
+    print("idle RSS after start: median \(rss.sorted()[rss.count / 2] / 1024) MB (\(rss.map { "\($0 / 1024)" }.joined(separator: ", ")) MB)")
+}
+
+func httpLatency(hearth: String) async throws {
+    let port = 18_600
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: hearth)
+    process.arguments = ["start", "--ephemeral", "--port", String(port)]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminate(); process.waitUntilExit() }
+    while !answersOk(port: port) { usleep(1000) }
+    let base = "http://127.0.0.1:\(port)/v1/projects/bench/databases/(default)/documents"
+    let session = URLSession(configuration: .ephemeral)
+    func call(_ method: String, _ url: String, _ body: String? = nil) async throws {
+        var r = URLRequest(url: URL(string: url)!)
+        r.httpMethod = method
+        r.httpBody = body.map { Data($0.utf8) }
+        _ = try await session.data(for: r)
+    }
+    var commits: [Double] = []
+    var reads: [Double] = []
+    for i in 0..<500 {
+        let body = #"{"writes":[{"update":{"name":"projects/bench/databases/(default)/documents/c/d\#(i % 50)","fields":{"i":{"integerValue":"\#(i)"}}}}]}"#
+        let t0 = monotonicNanos()
+        try await call("POST", base + ":commit", body)
+        commits.append(Double(monotonicNanos() - t0))
+        let t1 = monotonicNanos()
+        try await call("GET", base + "/c/d\(i % 50)")
+        reads.append(Double(monotonicNanos() - t1))
+    }
+    print("REST over loopback (URLSession client), 500 each: point read p50 \(ms(percentile(reads, 0.5))) p99 \(ms(percentile(reads, 0.99))); commit p50 \(ms(percentile(commits, 0.5))) p99 \(ms(percentile(commits, 0.99)))")
+}
+
+func engineLatencies(sizes: [Int]) async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: dir))
+    var medians: [Int: Double] = [:]
+    for size in sizes {
+        let db = DatabaseID(project: "bench\(size)")
+        var batch: [Write] = []
+        for i in 0..<size {
+            batch.append(Write(key: ResourcePath(["tasks", String(format: "t%07d", i)]), operation: .update(fields: [
+                "userId": .string("user\(i % 100)"), "createdTime": .integer(Int64(i * 7919 % size)), "title": .string("task \(i)"),
+            ], mask: nil)))
+            if batch.count == 500 {
+                _ = try await engine.commit(db, writes: batch)
+                batch.removeAll()
+            }
+        }
+        if !batch.isEmpty { _ = try await engine.commit(db, writes: batch) }
+        let q = try Query(StructuredQuery(from: [.init(collectionID: "tasks")],
+                                          filter: .field(FieldPath(["userId"]), .equal, .string("user42")),
+                                          orderBy: [.init(FieldPath(["createdTime"]), .descending)], limit: 10),
+                          parent: .root, database: db)
+        var samples: [Double] = []
+        for _ in 0..<200 {
+            let t0 = monotonicNanos()
+            let r = try await engine.runQuery(q)
+            samples.append(Double(monotonicNanos() - t0))
+            precondition(r.documents.count == 10)
+        }
+        medians[size] = percentile(samples, 0.5)
+        print("query userId == x orderBy createdTime desc limit 10 on \(size) docs: p50 \(ms(percentile(samples, 0.5))) p99 \(ms(percentile(samples, 0.99)))")
+        if size == sizes.first {
+            var reads: [Double] = []
+            var commits: [Double] = []
+            for i in 0..<1000 {
+                let key = ResourcePath(["tasks", String(format: "t%07d", i % size)])
+                let t0 = monotonicNanos()
+                _ = try await engine.getDocument(db, key: key)
+                reads.append(Double(monotonicNanos() - t0))
+                let t1 = monotonicNanos()
+                _ = try await engine.commit(db, writes: [Write(key: key, operation: .update(fields: ["n": .integer(Int64(i))], mask: [FieldPath(["n"])]))])
+                commits.append(Double(monotonicNanos() - t1))
+            }
+            print("engine (in process, SQLite on disk), 1000 each: point read p50 \(ms(percentile(reads, 0.5))); commit p50 \(ms(percentile(commits, 0.5))) p99 \(ms(percentile(commits, 0.99)))")
+        }
+    }
+    if let small = medians[sizes.first!], let large = medians[sizes.last!] {
+        print(String(format: "query latency ratio %d/%d docs: %.2f", sizes.last!, sizes.first!, large / small))
+    }
+}
+
+let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
+let sizes = (argument("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
+print("hearth-bench: \(hearthPath)")
+if FileManager.default.isExecutableFile(atPath: hearthPath) {
+    try measureStartup(hearth: hearthPath)
+    try await httpLatency(hearth: hearthPath)
+} else {
+    print("(no hearth binary at \(hearthPath): start-up, RSS and REST figures skipped)")
+}
+try await engineLatencies(sizes: sizes)

@@ -1,0 +1,76 @@
+/// Deciding requests.
+extension Ruleset {
+    /// Decides a single request with a fresh single-document lookup ledger (10 lookups).
+    package func decision(for request: RulesRequest, dataSource: any RulesDataSource = EmptyRulesDataSource()) -> RulesDecision {
+        var ledger = RulesLookupLedger()
+        return decision(for: request, dataSource: dataSource, ledger: &ledger)
+    }
+
+    /// Decides a request: finds every match block covering the path and evaluates each of
+    /// their allow statements for the request's method, in order, until one grants.
+    ///
+    /// Any allow statement on any covering block grants. An allow condition that is false,
+    /// not a boolean, or an error does not grant. Exceeding a limit (1,000 expressions, call
+    /// depth 20, the ledger's lookups) denies the request outright.
+    ///
+    /// - Parameter ledger: Counts and caches lookups; pass the same ledger (created with
+    ///   ``RulesLookupLedger/batchLimit``) to every write of a batch to share the limit.
+    package func decision(
+        for request: RulesRequest, dataSource: any RulesDataSource, ledger: inout RulesLookupLedger
+    ) -> RulesDecision {
+        let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
+        defer { ledger = evaluator.ledger }
+        var globalValues: [String: RuleOutcome] = [:]
+        for name in globals { globalValues[name] = .success(request.variables[name] ?? .null) }
+        for (name, value) in request.variables { globalValues[name] = .success(value) }
+
+        var resolver = MatchResolver(path: request.path)
+        var attempts: [AllowAttempt] = []
+        var grantedBy: AllowStatementInfo?
+        coverings: for covering in resolver.coverings(of: matches) {
+            var environments = [Environment(variables: globalValues)]
+            var bound: [String: RuleValue] = [:]
+            for frame in covering.bindings {
+                var variables = environments[environments.count - 1].variables
+                for (name, value) in frame {
+                    variables[name] = value
+                    if case .success(let bindingValue) = value { bound[name] = bindingValue }
+                }
+                environments.append(Environment(variables: variables))
+            }
+            evaluator.scopeEnvironments = environments
+            guard let match = covering.chain.last else { continue }
+            let matchPath = covering.chain.map(\.block.pattern.text).joined()
+            for allow in match.allows where allow.covers(request.method) {
+                evaluator.trace = [:]
+                let outcome = allow.statement.condition.map { evaluator.evaluate($0, environments[environments.count - 1]) }
+                    ?? .success(.bool(true))
+                let info = statementInfo(allow, matchPath: matchPath)
+                let isGranted = evaluator.limitError == nil && (try? outcome.get()) == .bool(true)
+                var failures: [FailedCondition] = []
+                if !isGranted, let condition = allow.statement.condition {
+                    failures = DenialExplainer(ruleset: self, trace: evaluator.trace).explain(condition)
+                }
+                attempts.append(AllowAttempt(statement: info, bindings: bound, isGranted: isGranted, failures: failures))
+                if isGranted {
+                    grantedBy = info
+                    break coverings
+                }
+                if evaluator.limitError != nil { break coverings }
+            }
+        }
+        return RulesDecision(
+            isAllowed: grantedBy != nil, grantedBy: grantedBy, attempts: attempts, limitError: evaluator.limitError,
+            debugOutput: evaluator.debugOutput, coverage: evaluator.coverage, expressionsEvaluated: evaluator.expressionCount
+        )
+    }
+
+    private func statementInfo(_ allow: CompiledAllow, matchPath: String) -> AllowStatementInfo {
+        let place = place(of: allow.statement.range)
+        return AllowStatementInfo(
+            id: allow.statement.id, fileName: place.fileName, location: place.location,
+            methods: allow.statement.methods.map(\.name), condition: allow.statement.condition.map(text(of:)),
+            matchPath: matchPath
+        )
+    }
+}

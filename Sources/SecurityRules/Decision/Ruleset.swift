@@ -1,0 +1,101 @@
+/// A compiled, checked ruleset: the only way to get one is ``compile(files:expectedService:globals:)``.
+///
+/// A ruleset is immutable and `Sendable`; decide any number of requests with it, from any
+/// task. See ``decision(for:dataSource:ledger:)``.
+package struct Ruleset: Sendable {
+    /// The largest accepted rules source, summed over files (Firebase's 256 KiB limit).
+    package static let maxSourceSize = 256 * 1024
+
+    /// The service the rules are for.
+    package let service: RulesService
+    /// The compiled sources, indexed by ``SourceRange/file``.
+    package let sources: [RulesSource]
+    /// The global variables the rules may use (by default `request` and `resource`).
+    package let globals: Set<String>
+    /// Warnings from compilation.
+    package let warnings: [Diagnostic]
+    let matches: [CompiledMatch]
+    let functions: [NodeID: FunctionInfo]
+    let callTargets: [NodeID: NodeID]
+    /// Every expression node, for explanations and coverage reports.
+    let nodes: [NodeID: Expr]
+    /// The function whose body contains each node, when any.
+    let enclosingFunctions: [NodeID: String]
+
+    /// Compiles rules files together: lexing, parsing and checking, collecting every
+    /// diagnostic. Returns a ruleset only when there are no errors.
+    ///
+    /// - Parameters:
+    ///   - files: The rules files; they must all declare the same service.
+    ///   - expectedService: When given, rules for another service are an error.
+    ///   - globals: The variables the caller provides to every request.
+    package static func compile(
+        files: [RulesSource], expectedService: RulesService? = nil, globals: Set<String> = ["request", "resource"]
+    ) -> RulesCompilation {
+        let sources = files.isEmpty ? [RulesSource(name: "<no rules>", text: "")] : files
+        let sink = DiagnosticSink(sources: sources)
+        let size = files.reduce(0) { $0 + $1.text.utf8.count }
+        guard size <= maxSourceSize else {
+            sink.error("rules source is \(size) bytes; the limit is \(maxSourceSize) bytes", at: SourceRange(file: 0, start: 0, end: 0))
+            return RulesCompilation(ruleset: nil, diagnostics: sink.sorted(), sources: sources, parsedTokenCount: 0)
+        }
+        let context = ParseContext(sink: sink)
+        let parsed = sources.enumerated().map { Parser.parseFile($1, fileIndex: $0, context: context) }
+        var checker = Checker(sink: sink, files: parsed, expectedService: expectedService, globals: globals)
+        let matches = checker.check()
+        let diagnostics = sink.sorted()
+        guard !sink.hasErrors, let service = checker.service else {
+            return RulesCompilation(ruleset: nil, diagnostics: diagnostics, sources: sources, parsedTokenCount: context.consumedTokens)
+        }
+        var index = NodeIndex()
+        for info in checker.functions.values {
+            for binding in info.decl.bindings { index.add(binding.value, function: info.decl.name) }
+            index.add(info.decl.body, function: info.decl.name)
+        }
+        index.addConditions(of: matches)
+        let ruleset = Ruleset(
+            service: service, sources: sources, globals: globals, warnings: diagnostics,
+            matches: matches, functions: checker.functions, callTargets: checker.callTargets,
+            nodes: index.nodes, enclosingFunctions: index.functions
+        )
+        return RulesCompilation(ruleset: ruleset, diagnostics: diagnostics, sources: sources, parsedTokenCount: context.consumedTokens)
+    }
+
+    /// The source text of an expression with runs of whitespace collapsed to one space.
+    func text(of expr: Expr) -> String {
+        guard sources.indices.contains(expr.range.file) else { return "" }
+        return sources[expr.range.file].text(in: expr.range)
+            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The file name and location of a range.
+    func place(of range: SourceRange) -> (fileName: String, location: SourceLocation) {
+        guard sources.indices.contains(range.file) else { return ("", SourceLocation(line: 1, column: 1)) }
+        return (sources[range.file].name, sources[range.file].location(of: range.start))
+    }
+}
+
+/// Collects every expression node of a ruleset by ID.
+struct NodeIndex {
+    var nodes: [NodeID: Expr] = [:]
+    var functions: [NodeID: String] = [:]
+
+    mutating func add(_ expr: Expr, function: String?) {
+        var pending = [expr]
+        while let next = pending.popLast() {
+            nodes[next.id] = next
+            if let function { functions[next.id] = function }
+            pending.append(contentsOf: next.kind.children)
+        }
+    }
+
+    mutating func addConditions(of matches: [CompiledMatch]) {
+        var pending = matches
+        while let match = pending.popLast() {
+            for allow in match.allows {
+                if let condition = allow.statement.condition { add(condition, function: nil) }
+            }
+            pending.append(contentsOf: match.children)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// Member access, indexing, slices and path literals.
+extension Evaluator {
+    /// `value.name`: a map entry; `null` and missing keys are errors.
+    func member(_ name: String, of value: RuleValue) -> RuleOutcome {
+        switch value {
+        case .map(let map): map[name].map(RuleOutcome.success) ?? .failure(.undefinedProperty(name))
+        case .null: .failure(.nullValue)
+        default: .failure(.undefinedProperty(name))
+        }
+    }
+
+    func evaluateIndex(_ receiver: Expr, _ index: Expr, _ env: Environment) -> RuleOutcome {
+        let base = evaluate(receiver, env)
+        guard case .success(let container) = base else { return base }
+        let key = evaluate(index, env)
+        guard case .success(let keyValue) = key else { return key }
+        switch (container, keyValue) {
+        case (.map, .string(let name)):
+            return member(name, of: container)
+        case (.list(let values), .int(let position)):
+            guard position >= 0, position < values.count else { return .failure(Self.outOfRange(position, values.count)) }
+            return .success(values[Int(position)])
+        case (.string(let text), .int(let position)):
+            let scalars = Array(text.unicodeScalars)
+            guard position >= 0, position < scalars.count else { return .failure(Self.outOfRange(position, scalars.count)) }
+            return .success(.string(String(scalars[Int(position)])))
+        case (.path(let path), .int(let position)):
+            guard position >= 0, position < path.segments.count else {
+                return .failure(Self.outOfRange(position, path.segments.count))
+            }
+            return .success(.string(path.segments[Int(position)]))
+        case (.null, _):
+            return .failure(.nullValue)
+        default:
+            return .failure(.unsupported("\(container.typeName)[\(keyValue.typeName)]"))
+        }
+    }
+
+    static func outOfRange(_ position: Int64, _ count: Int) -> RuleError {
+        RuleError("Index \(position) is out of range for size \(count).")
+    }
+
+    func evaluateSlice(_ receiver: Expr, _ from: Expr?, _ to: Expr?, _ env: Environment) -> RuleOutcome {
+        let base = evaluate(receiver, env)
+        guard case .success(let container) = base else { return base }
+        var bounds: [Int64?] = []
+        for bound in [from, to] {
+            guard let bound else {
+                bounds.append(nil)
+                continue
+            }
+            switch evaluate(bound, env) {
+            case .success(.int(let value)): bounds.append(value)
+            case .success(let value): return .failure(RuleError("Range bounds must be ints; got \(value.typeName).", origin: bound.id))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        func range(_ count: Int) -> Result<Range<Int>, RuleError> {
+            let lower = bounds[0] ?? 0
+            let upper = bounds[1] ?? Int64(count)
+            guard lower >= 0, lower <= upper, upper <= Int64(count) else {
+                return .failure(RuleError("Range [\(lower):\(upper)] is out of bounds for size \(count)."))
+            }
+            return .success(Int(lower)..<Int(upper))
+        }
+        switch container {
+        case .list(let values):
+            return range(values.count).map { .list(Array(values[$0])) }
+        case .string(let text):
+            let scalars = Array(text.unicodeScalars)
+            return range(scalars.count).map { .string(RulesSource.string(scalars[$0])) }
+        case .null:
+            return .failure(.nullValue)
+        default:
+            return .failure(.unsupported("\(container.typeName)[int:int]"))
+        }
+    }
+
+    /// Builds a path from a path literal. Interpolated strings may contain `/` (they add
+    /// several segments), paths splice in their segments, ints are written in decimal; an
+    /// interpolation that produces an empty segment is an error. With `keepingPlaceholders`
+    /// (the receiver of `.bind()`), an undefined bare name stays as a `$(name)` placeholder.
+    func evaluatePath(_ segments: [PathSegmentExpr], _ env: Environment, keepingPlaceholders: Bool) -> RuleOutcome {
+        var result: [String] = []
+        for segment in segments {
+            var text = ""
+            for piece in segment.pieces {
+                switch piece {
+                case .text(let literal):
+                    text += literal
+                case .interpolation(let expr):
+                    if keepingPlaceholders, case .identifier(let name) = expr.kind, env.variables[name] == nil {
+                        text += "$(\(name))"
+                        continue
+                    }
+                    switch evaluate(expr, env) {
+                    case .success(.string(let value)): text += value
+                    case .success(.int(let value)): text += String(value)
+                    case .success(.path(let path)): text += path.segments.joined(separator: "/")
+                    case .success(let value):
+                        return .failure(RuleError("Cannot use a \(value.typeName) in a path; expected a string.", origin: expr.id))
+                    case .failure(let error): return .failure(error)
+                    }
+                }
+            }
+            let parts = text.split(separator: "/", omittingEmptySubsequences: true)
+            guard !parts.isEmpty else {
+                return .failure(RuleError("Path segment is empty."))
+            }
+            result.append(contentsOf: parts.map(String.init))
+        }
+        return .success(.path(RulePath(result)))
+    }
+}

@@ -1,0 +1,93 @@
+/// The global conversion functions `string()`, `int()`, `float()` and `path()`, and the
+/// path method `bind()`.
+enum Conversions {
+    static func call(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
+        if let error = Library.arity(name, arguments, 1) { return .failure(error) }
+        let value = arguments[0]
+        switch name {
+        case "string": return string(value)
+        case "int": return int(value)
+        case "float": return float(value)
+        case "path": return path(value)
+        default: return .failure(.functionNotFound(name))
+        }
+    }
+
+    /// `string(true) == 'true'`, `string(1) == '1'`, `string(2.0) == '2.0'`,
+    /// `string(null) == 'null'`; strings and paths convert too.
+    static func string(_ value: RuleValue) -> RuleOutcome {
+        switch value {
+        case .bool, .int, .null, .path: .success(.string(value.description))
+        case .float(let float): .success(.string(RuleValue.floatText(float)))
+        case .string: .success(value)
+        default: Library.typeError("string", expected: "a bool, int, float, string, path or null", got: value)
+        }
+    }
+
+    /// `int('2') == 2`, `int(2.7) == 2` (truncating toward zero).
+    static func int(_ value: RuleValue) -> RuleOutcome {
+        switch value {
+        case .int: return .success(value)
+        case .float(let float):
+            guard let int = Int64(exactly: float.rounded(.towardZero)) else {
+                return .failure(.invalidArgument("\(value) cannot be converted to an int."))
+            }
+            return .success(.int(int))
+        case .string(let text):
+            guard let int = Int64(text) else { return .failure(.invalidArgument("\(value) is not an integer.")) }
+            return .success(.int(int))
+        default:
+            return Library.typeError("int", expected: "a float, int or string", got: value)
+        }
+    }
+
+    /// `float(2) == 2.0`, `float('2.5') == 2.5`.
+    static func float(_ value: RuleValue) -> RuleOutcome {
+        switch value {
+        case .int(let int): return .success(.float(Double(int)))
+        case .float: return .success(value)
+        case .string(let text):
+            let accepted = ["NaN": Double.nan, "Infinity": .infinity, "-Infinity": -.infinity]
+            if let special = accepted[text] { return .success(.float(special)) }
+            guard text.unicodeScalars.allSatisfy({ $0.isASCIIDigit || "+-.eE".unicodeScalars.contains($0) }),
+                  let double = Double(text) else {
+                return .failure(.invalidArgument("\(value) is not a number."))
+            }
+            return .success(.float(double))
+        default:
+            return Library.typeError("float", expected: "an int, float or string", got: value)
+        }
+    }
+
+    /// `path('a/b')` or `path('/a/b')`.
+    static func path(_ value: RuleValue) -> RuleOutcome {
+        switch value {
+        case .string(let text): .success(.path(RulePath(parsing: text)))
+        case .path: .success(value)
+        default: Library.typeError("path", expected: "a string", got: value)
+        }
+    }
+
+    /// Methods of paths: `bind(map)` replaces `$(name)` segments with the map's values.
+    static func call(_ name: String, _ path: RulePath, _ arguments: [RuleValue]) -> RuleOutcome {
+        guard name == "bind" else { return .failure(.functionNotFound(name)) }
+        if let error = Library.arity(name, arguments, 1) { return .failure(error) }
+        guard case .map(let bindings) = arguments[0] else { return Library.typeError(name, expected: "a map", got: arguments[0]) }
+        var segments: [String] = []
+        for segment in path.segments {
+            guard segment.hasPrefix("$("), segment.hasSuffix(")"), segment.count > 3 else {
+                segments.append(segment)
+                continue
+            }
+            let key = String(segment.dropFirst(2).dropLast())
+            switch bindings[key] {
+            case .string(let text)?: segments.append(contentsOf: RulePath(parsing: text).segments)
+            case .int(let int)?: segments.append(String(int))
+            case .path(let inner)?: segments.append(contentsOf: inner.segments)
+            case nil: return .failure(RuleError("No value bound for '\(key)' in \(path)."))
+            case let other?: return .failure(.invalidArgument("cannot bind a \(other.typeName) into a path."))
+            }
+        }
+        return .success(.path(RulePath(segments)))
+    }
+}

@@ -1,0 +1,62 @@
+/// Methods of maps (`diff`, `get`, `keys`, `size`, `values`) and of map diffs
+/// (`addedKeys`, `removedKeys`, `changedKeys`, `affectedKeys`, `unchangedKeys`).
+/// `keys()` and `values()` list entries in key order, so results are deterministic.
+enum MapMethods {
+    static func call(_ name: String, _ map: [String: RuleValue], _ arguments: [RuleValue]) -> RuleOutcome {
+        switch name {
+        case "keys", "values", "size":
+            if let error = Library.arity(name, arguments, 0) { return .failure(error) }
+            let keys = map.keys.sorted()
+            switch name {
+            case "keys": return .success(.list(keys.map(RuleValue.string)))
+            case "values": return .success(.list(keys.compactMap { map[$0] }))
+            default: return .success(.int(Int64(map.count)))
+            }
+        case "diff":
+            if let error = Library.arity(name, arguments, 1) { return .failure(error) }
+            guard case .map(let other) = arguments[0] else { return Library.typeError(name, expected: "a map", got: arguments[0]) }
+            return .success(.mapDiff(RuleMapDiff(map, comparedTo: other)))
+        case "get":
+            if let error = Library.arity(name, arguments, 2) { return .failure(error) }
+            return get(map, key: arguments[0], default: arguments[1])
+        default:
+            return .failure(.functionNotFound(name))
+        }
+    }
+
+    /// `get(key, default)`; a list key walks nested maps, returning the default as soon as a
+    /// step is missing or not a map.
+    private static func get(_ map: [String: RuleValue], key: RuleValue, default fallback: RuleValue) -> RuleOutcome {
+        switch key {
+        case .string(let name):
+            return .success(map[name] ?? fallback)
+        case .list(let path):
+            guard !path.isEmpty else { return .failure(.invalidArgument("get() needs a non-empty key list.")) }
+            var current = RuleValue.map(map)
+            for step in path {
+                guard case .string(let name) = step else {
+                    return .failure(.invalidArgument("get() key lists must contain strings; found \(step.typeName)."))
+                }
+                guard case .map(let level) = current, let next = level[name] else { return .success(fallback) }
+                current = next
+            }
+            return .success(current)
+        default:
+            return Library.typeError("get", expected: "a string or list key", got: key)
+        }
+    }
+
+    static func call(_ name: String, _ diff: RuleMapDiff, _ arguments: [RuleValue]) -> RuleOutcome {
+        let keys: [String]
+        switch name {
+        case "addedKeys": keys = diff.addedKeys
+        case "removedKeys": keys = diff.removedKeys
+        case "changedKeys": keys = diff.changedKeys
+        case "affectedKeys": keys = diff.affectedKeys
+        case "unchangedKeys": keys = diff.unchangedKeys
+        default: return .failure(.functionNotFound(name))
+        }
+        if let error = Library.arity(name, arguments, 0) { return .failure(error) }
+        return .success(.set(RuleValueSet(keys.map(RuleValue.string))))
+    }
+}

@@ -1,0 +1,38 @@
+import FirestoreModel
+import Testing
+
+@Suite("Field paths")
+struct FieldPathTests {
+    @Test("parsing splits on dots and honours backticks", arguments: [
+        ("a", ["a"]),
+        ("a.b.c", ["a", "b", "c"]),
+        ("`a.b`.c", ["a.b", "c"]),
+        ("`a\\`b`", ["a`b"]),
+        ("`a\\\\b`", ["a\\b"]),
+        ("`my field`", ["my field"]),
+        ("__name__", ["__name__"]),
+        ("``", [""]),
+        ("_x1", ["_x1"]),
+    ])
+    func parses(text: String, segments: [String]) throws {
+        #expect(try FieldPath(parsing: text).segments == segments)
+    }
+
+    @Test("malformed field paths are INVALID_ARGUMENT", arguments: ["", "a..b", ".a", "a.", "`a", "a b", "`a`b", "a`b`", "a-b"])
+    func rejects(text: String) {
+        #expect(throws: FirestoreError.self) { try FieldPath(parsing: text) }
+    }
+
+    @Test("canonical form quotes only what needs quoting", arguments: [
+        (["a", "b"], "a.b"),
+        (["a.b"], "`a.b`"),
+        (["1a"], "`1a`"),
+        (["a`b"], "`a\\`b`"),
+        (["héllo"], "`héllo`"),
+    ])
+    func canonical(segments: [String], text: String) throws {
+        let path = FieldPath(segments)
+        #expect(path.canonical == text)
+        #expect(try FieldPath(parsing: text) == path)
+    }
+}

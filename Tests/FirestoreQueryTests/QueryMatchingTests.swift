@@ -1,0 +1,114 @@
+import FirestoreModel
+import FirestoreQuery
+import Testing
+
+private let n = FieldPath(["n"])
+private let s = FieldPath(["s"])
+private let tags = FieldPath(["tags"])
+
+/// A small mixed dataset in `things`, and queries with the IDs they must return in order.
+@Suite("Query matching and ordering")
+struct QueryMatchingTests {
+    static let db = DatabaseID(project: "p")
+    static let t0 = Timestamp(seconds: 1000, nanos: 0)
+
+    static let data: [String: [String: Value]] = [
+        "a": ["n": .integer(1), "s": "x", "tags": .array(["red", "blue"]), "m": .map(["k": .integer(1)])],
+        "b": ["n": .double(2.5), "s": "y", "tags": .array(["blue"])],
+        "c": ["n": .integer(3), "s": "x", "tags": .array([])],
+        "d": ["n": .null, "s": "z"],
+        "e": ["n": .double(.nan)],
+        "f": ["s": "x", "n": .string("3")],
+        "g": ["n": .integer(2), "s": .null],
+    ]
+
+    static var documents: [Document] {
+        data.map { Document(key: ResourcePath(["things", $0.key]), fields: $0.value, createTime: t0, updateTime: t0) }
+    }
+
+    static func run(_ filter: Filter?, orderBy: [StructuredQuery.Order] = [], limit: Int? = nil, offset: Int = 0,
+                    startAt: StructuredQuery.Cursor? = nil, endAt: StructuredQuery.Cursor? = nil) throws -> [String] {
+        let sq = StructuredQuery(from: [.init(collectionID: "things")], filter: filter, orderBy: orderBy,
+                                 startAt: startAt, endAt: endAt, offset: offset, limit: limit)
+        let q = try Query(sq, parent: .root, database: db)
+        return q.arrange(documents.filter(q.matches)).map(\.key.lastSegment)
+    }
+
+
+    @Test("field filters follow Firestore's type-bounded semantics", arguments: [
+        (Filter.field(n, .equal, .integer(1)), ["a"]),
+        (.field(n, .equal, .double(3)), ["c"]),
+        (.field(n, .greaterThan, .integer(1)), ["g", "b", "c"]),
+        (.field(n, .greaterThanOrEqual, .integer(1)), ["a", "g", "b", "c"]),
+        (.field(n, .lessThan, .integer(3)), ["a", "g", "b"]),
+        (.field(n, .lessThanOrEqual, .double(2.5)), ["a", "g", "b"]),
+        (.field(n, .greaterThan, .string("")), ["f"]),
+        (.field(n, .notEqual, .integer(1)), ["e", "g", "b", "c", "f"]),
+        (.field(n, .notIn, .array([.integer(1), .integer(2)])), ["e", "b", "c", "f"]),
+        (.field(n, .notIn, .array([.null])), []),
+        (.field(n, .in, .array([.integer(1), .string("3"), .null])), ["a", "d", "f"]),
+        (.field(tags, .arrayContains, "blue"), ["a", "b"]),
+        (.field(tags, .arrayContainsAny, .array(["red", "green"])), ["a"]),
+        (.field(s, .equal, .null), ["g"]),
+        (.unary(n, .isNull), ["d"]),
+        (.unary(n, .isNaN), ["e"]),
+        (.unary(n, .isNotNull), ["e", "a", "g", "b", "c", "f"]),
+        (.unary(n, .isNotNaN), ["a", "g", "b", "c", "f"]),
+        (.composite(.or, [.field(s, .equal, "y"), .field(n, .equal, .integer(3))]), ["b", "c"]),
+        (.composite(.and, [.field(s, .equal, "x"), .composite(.or, [.field(n, .equal, .integer(1)), .field(n, .equal, .string("3"))])]), ["a", "f"]),
+    ])
+    func filters(filter: Filter, expected: [String]) throws {
+        #expect(try Self.run(filter) == expected)
+    }
+
+    @Test("inequality fields order results before the document name")
+    func implicitOrder() throws {
+        let sq = StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
+            .field(s, .greaterThan, ""), .field(n, .greaterThan, .integer(0)),
+        ]))
+        let q = try Query(sq, parent: .root, database: Self.db)
+        #expect(q.orderBy.map(\.description) == ["n", "s", "__name__"])
+    }
+
+    @Test("explicit orders exclude documents lacking the field; __name__ follows the last direction")
+    func ordering() throws {
+        #expect(try Self.run(nil, orderBy: [.init(n, .descending)]) == ["f", "c", "b", "g", "a", "e", "d"])
+        #expect(try Self.run(nil, orderBy: [.init(s)]) == ["g", "a", "c", "f", "b", "d"])
+        let sq = StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(s, .descending)])
+        #expect(try Query(sq, parent: .root, database: Self.db).orderBy.last == .init(.documentName, .descending))
+    }
+
+    @Test("cursors bound results, with partial cursors comparing a prefix of the order")
+    func cursors() throws {
+        let order: [StructuredQuery.Order] = [.init(s), .init(n)]
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: ["x"], before: true)) == ["a", "c", "f", "b", "d"])
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: ["x"], before: false)) == ["b", "d"])
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: ["x", .integer(1)], before: false)) == ["c", "f", "b", "d"])
+        #expect(try Self.run(nil, orderBy: order, endAt: .init(values: ["x"], before: true)) == ["g"])
+        #expect(try Self.run(nil, orderBy: order, endAt: .init(values: ["x", .integer(3)], before: false)) == ["g", "a", "c"])
+    }
+
+    @Test("offset and limit apply after ordering")
+    func offsetLimit() throws {
+        #expect(try Self.run(nil, limit: 2, offset: 1) == ["b", "c"])
+        #expect(try Self.run(nil, limit: 0) == [])
+    }
+
+    @Test("invalid queries are rejected as Firestore does", arguments: [
+        StructuredQuery(from: [], filter: nil),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .array([]))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .integer(1))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .array((0..<31).map { .integer($0) }))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
+            .field(n, .notIn, .array([.integer(1)])), .field(s, .notEqual, "x")])),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .lessThan, .null)),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(.documentName, .equal, "a")),
+        StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(n)], startAt: .init(values: [.integer(1), "a", "b"], before: true)),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
+            .field(n, .in, .array((0..<6).map { .integer($0) })), .field(s, .in, .array((0..<6).map { .integer($0) }))])),
+    ])
+    func invalid(query: StructuredQuery) {
+        #expect(throws: FirestoreError.self) { try Query(query, parent: .root, database: Self.db) }
+    }
+}
+

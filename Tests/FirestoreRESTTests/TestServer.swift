@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HearthServer
+
+/// A Hearth server on an ephemeral port with in-memory storage, for end-to-end tests.
+final class TestServer: Sendable {
+    let port: Int
+    let task: Task<Void, any Error>
+
+    private init(port: Int, task: Task<Void, any Error>) {
+        self.port = port
+        self.task = task
+    }
+
+    static func start() async throws -> TestServer {
+        let server = try HearthServer(configuration: HearthConfiguration(port: 0, dataDirectory: nil))
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task { try await server.run { port in continuation.yield(port) } }
+        var iterator = stream.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw URLError(.cannotConnectToHost) }
+        return TestServer(port: port, task: task)
+    }
+
+    func stop() { task.cancel() }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Sends a request and returns the status and the body text.
+    func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Sends a request and parses the JSON answer.
+    func json(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, Any) {
+        let (status, text) = try await send(method, path, body)
+        return (status, try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
+    }
+}

@@ -1,0 +1,99 @@
+import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import Foundation
+import Testing
+
+@Suite("SQLite document store")
+struct StoreTests {
+    static let db = DatabaseID(project: "p")
+    static let t = Timestamp(seconds: 1_700_000_000, nanos: 0)
+
+    static func doc(_ path: String, _ fields: [String: Value] = [:]) -> Document {
+        Document(key: ResourcePath(parsing: Substring(path)), fields: fields, createTime: t, updateTime: t)
+    }
+
+    static func store(_ docs: [Document]) async throws -> DocumentStore {
+        let store = try DocumentStore(path: nil)
+        try await store.write { s in
+            for d in docs { try s.put(d, previous: nil, commitMicros: t.microseconds) }
+        }
+        return store
+    }
+
+    @Test("documents round trip through storage with every value type")
+    func roundTrip() async throws {
+        let fields: [String: Value] = [
+            "null": .null, "b": .boolean(true), "i": .integer(.min), "d": .double(-0.0), "nan": .double(.nan),
+            "t": .timestamp(Timestamp(seconds: -62_135_596_800, nanos: 1000)), "s": .string("héllo\u{0}"),
+            "bytes": .bytes([0, 255]), "r": .reference("projects/p/databases/(default)/documents/a/b"),
+            "g": .geoPoint(latitude: 1.5, longitude: -2), "a": .array([.integer(1), .map(["x": .null])]),
+            "m": .map(["nested": .map(["deep": .string("v")])]),
+        ]
+        let store = try await Self.store([Self.doc("c/d", fields)])
+        let back = try await store.read { s in try s.document(ResourcePath(["c", "d"])) }
+        #expect(back?.fields == fields)
+        #expect(back?.updateTime == Self.t)
+    }
+
+    @Test("collection IDs are found under the root and under documents, including via missing parents")
+    func collectionIDs() async throws {
+        let store = try await Self.store([
+            Self.doc("users/a"), Self.doc("users/b/posts/p"), Self.doc("rooms/r/msgs/m/reacts/x"), Self.doc("users/a/likes/l"),
+        ])
+        #expect(try await store.read { try $0.collectionIDs(under: .root) } == ["rooms", "users"])
+        #expect(try await store.read { try $0.collectionIDs(under: ResourcePath(["users", "a"])) } == ["likes"])
+        #expect(try await store.read { try $0.collectionIDs(under: ResourcePath(["rooms", "r"])) } == ["msgs"])
+        #expect(try await store.read { try $0.documentIDsWithDescendants(in: ResourcePath(["users"])) } == ["a", "b"])
+    }
+
+    @Test("queries through the index agree with in-memory evaluation")
+    func queryPlans() async throws {
+        var docs: [Document] = []
+        for i in 0..<300 {
+            docs.append(Self.doc("items/i\(String(format: "%03d", i))", [
+                "group": .integer(Int64(i % 7)), "rank": i % 3 == 0 ? .double(Double(i) / 2) : .integer(Int64(i)),
+                "name": .string("n\(i % 11)"),
+            ]))
+        }
+        docs.append(Self.doc("other/x", ["group": .integer(1), "rank": .integer(5)]))
+        docs.append(Self.doc("items/i000/items/sub", ["group": .integer(1), "rank": .integer(5)]))
+        let store = try await Self.store(docs)
+        let group = FieldPath(["group"]), rank = FieldPath(["rank"]), name = FieldPath(["name"])
+        let queries: [StructuredQuery] = [
+            .init(from: [.init(collectionID: "items")], filter: .field(group, .equal, .integer(3)), orderBy: [.init(rank)], limit: 10),
+            .init(from: [.init(collectionID: "items")], filter: .field(group, .equal, .integer(3)), orderBy: [.init(rank, .descending)], limit: 10),
+            .init(from: [.init(collectionID: "items")], orderBy: [.init(name), .init(rank, .descending)], limit: 25),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .greaterThan, .integer(100)), limit: 7, ),
+            .init(from: [.init(collectionID: "items")], orderBy: [.init(rank)], startAt: .init(values: [.integer(50)], before: false), limit: 5),
+            .init(from: [.init(collectionID: "items")], orderBy: [.init(rank)], endAt: .init(values: [.integer(20)], before: true)),
+            .init(from: [.init(collectionID: "items", allDescendants: true)], filter: .field(group, .equal, .integer(1)), limit: 5),
+            .init(from: [.init(collectionID: "items")], filter: .composite(.or, [.field(group, .equal, .integer(1)), .field(name, .equal, "n3")]), offset: 3, limit: 4),
+        ]
+        for sq in queries {
+            let q = try Query(sq, parent: .root, database: Self.db)
+            let viaIndex = try await store.read { try $0.runQuery(q) }.map(\.key)
+            let expected = q.arrange(docs.filter(q.matches)).map(\.key)
+            #expect(viaIndex == expected, "\(sq)")
+        }
+    }
+
+    @Test("reads at a past time see the document as it was")
+    func history() async throws {
+        let store = try DocumentStore(path: nil)
+        let key = ResourcePath(["c", "d"])
+        let v1 = Document(key: key, fields: ["v": .integer(1)], createTime: Timestamp(microseconds: 100), updateTime: Timestamp(microseconds: 100))
+        let v2 = Document(key: key, fields: ["v": .integer(2)], createTime: Timestamp(microseconds: 100), updateTime: Timestamp(microseconds: 200))
+        try await store.write { s in
+            try s.put(v1, previous: nil, commitMicros: 100)
+            try s.put(v2, previous: v1, commitMicros: 200)
+            try s.delete(key, previous: v2, commitMicros: 300)
+        }
+        #expect(try await store.read { try $0.document(key, at: 50) } == nil)
+        #expect(try await store.read { try $0.document(key, at: 150) }?.fields == ["v": .integer(1)])
+        #expect(try await store.read { try $0.document(key, at: 250) }?.fields == ["v": .integer(2)])
+        #expect(try await store.read { try $0.document(key, at: 350) } == nil)
+        let q = try Query(.init(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
+        #expect(try await store.read { try $0.runQuery(q, at: 250) }.map(\.fields) == [["v": .integer(2)]])
+    }
+}

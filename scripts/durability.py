@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Crash durability: every acknowledged write survives `kill -9`.
+
+Starts Hearth on a temporary data directory, writes documents in a loop (single writes and
+batches of 20) while a timer sends SIGKILL, restarts Hearth on the same directory and checks
+that every write Hearth acknowledged is there with its content. Repeats for several rounds.
+Prints `N passed, N failed`; exits 1 on any lost write.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(hearth, data_dir, port):
+    proc = subprocess.Popen([hearth, "start", "--port", str(port), "--data-dir", data_dir],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.02)
+    proc.kill()
+    raise RuntimeError("hearth did not start")
+
+
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hearth", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    data_dir = tempfile.mkdtemp(prefix="hearth-durability-")
+    root = "projects/durability/databases/(default)/documents"
+    acknowledged = {}
+    passed = failed = 0
+    rng = random.Random(1)
+    try:
+        for round_no in range(args.rounds):
+            port = free_port()
+            proc = start(args.hearth, data_dir, port)
+            base = f"http://127.0.0.1:{port}/v1/{root}"
+            killer = threading.Timer(0.4 + rng.random() * 0.6, lambda: os.kill(proc.pid, signal.SIGKILL))
+            killer.start()
+            i = 0
+            while True:
+                batch = 1 if i % 2 == 0 else 20
+                writes, names = [], []
+                for k in range(batch):
+                    name = f"{root}/log/r{round_no}-{i}-{k}"
+                    names.append(name)
+                    writes.append({"update": {"name": name, "fields": {"round": {"integerValue": str(round_no)},
+                                                                       "seq": {"integerValue": str(i)}}}})
+                try:
+                    post(base + ":commit", {"writes": writes})
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    break
+                for name in names:
+                    acknowledged[name] = i
+                i += 1
+            proc.wait()
+            killer.cancel()
+            # Restart on the same directory and look for every acknowledged write.
+            port = free_port()
+            proc = start(args.hearth, data_dir, port)
+            base = f"http://127.0.0.1:{port}/v1/{root}"
+            names = list(acknowledged)
+            lost = []
+            for chunk in range(0, len(names), 200):
+                part = names[chunk:chunk + 200]
+                results = post(base + ":batchGet", {"documents": part})
+                for r in results:
+                    if "missing" in r:
+                        lost.append(r["missing"])
+                    elif "found" in r:
+                        seq = r["found"]["fields"]["seq"]["integerValue"]
+                        if int(seq) != acknowledged[r["found"]["name"]]:
+                            lost.append(r["found"]["name"])
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)
+            if lost:
+                failed += 1
+                print(f"round {round_no}: {len(lost)} of {len(names)} acknowledged writes lost, e.g. {lost[:3]}")
+            else:
+                passed += 1
+                print(f"round {round_no}: killed after {i} commits; all {len(names)} acknowledged documents present")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
