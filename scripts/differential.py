@@ -65,7 +65,7 @@ def corpus_files(only_files=None):
 
 def load_corpus(only_files=None):
     """Returns [(path, cases)] and checks ids are unique."""
-    out, seen = [], {}
+    out, seen, projects = [], {}, {}
     for path in corpus_files(only_files):
         with open(path, encoding="utf-8") as fh:
             cases = json.load(fh)
@@ -78,6 +78,9 @@ def load_corpus(only_files=None):
             if cid in seen:
                 raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
             seen[cid] = path
+            proj = project_id(cid)
+            if projects.setdefault(proj, cid) != cid:
+                raise SystemExit(f"case ids {cid!r} and {projects[proj]!r} map to the same project {proj}")
         out.append((path, cases))
     return out
 
@@ -106,6 +109,9 @@ def substitute(value, project, captures):
     if isinstance(value, list):
         return [substitute(v, project, captures) for v in value]
     if isinstance(value, dict):
+        if set(value) == {"$repeat", "times"}:
+            # {"$repeat": "x", "times": 1000000} stands for a long string, keeping fixtures small
+            return substitute(value["$repeat"], project, captures) * int(value["times"])
         return {substitute(k, project, captures): substitute(v, project, captures) for k, v in value.items()}
     return value
 
@@ -342,14 +348,14 @@ def run_case(base, case):
     return results
 
 
-def report_case(case, pairs):
+def report_case(case, pairs, prefix="FAIL"):
     """pairs: [(step, summary, expect, got_status, got_body)]; prints mismatches, returns ok."""
     ok = True
     for idx, (step, summary, expect, got_status, got_body) in enumerate(pairs):
         cm = step.get("compareMessage", case.get("compareMessage", False))
         cb = step.get("compareBody", True)
         if expect is None:
-            print(f"FAIL {case['id']} step {idx + 1} {summary}: no recorded expectation (run `record`)")
+            print(f"{prefix} {case['id']} step {idx + 1} {summary}: no recorded expectation (run `record`)")
             ok = False
             continue
         diffs = compare_step(expect, got_status, got_body, cm, cb)
@@ -361,8 +367,8 @@ def report_case(case, pairs):
             elif "rawBody" in step:
                 req = " raw:" + compact(step["rawBody"], 200)
             print(
-                f"FAIL {case['id']} step {idx + 1} {summary}{req} | expected {expect.get('status')} "
-                f"{compact(expect.get('body'))} | got {got_status} {compact(got_body)} | diff: {'; '.join(diffs)}"
+                f"{prefix} {case['id']} step {idx + 1} {summary} | diff: {'; '.join(diffs)} |{req or ' (no body)'}"
+                f" | expected {expect.get('status')} {compact(expect.get('body'))} | got {got_status} {compact(got_body)}"
             )
     return ok
 
@@ -375,39 +381,77 @@ def select_cases(corpus, args):
             yield path, case
 
 
-def cmd_compare(args):
-    base = args.target.rstrip("/")
-    passed = failed = 0
-    for _, case in select_cases(load_corpus(args.file), args):
+def target_reachable(base):
+    status, body = http(base, "GET", "/", timeout=10)
+    if status == 0:
+        print(f"ERROR: target {base} is not reachable: {body}")
+        return False
+    return True
+
+
+def load_known(path):
+    """Known differences: one case id per line, optionally followed by a reason; # starts a comment."""
+    known = {}
+    if not path:
+        return known
+    if not os.path.exists(path):
+        print(f"note: known-differences file {path} does not exist; treating it as empty", file=sys.stderr)
+        return known
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                cid, _, reason = line.partition(" ")
+                known[cid] = reason.strip()
+    return known
+
+
+def compare_all(base, args, expected_for):
+    """Runs the selected cases against base; expected_for(case, results) yields the expectation of
+    each step.  Prints mismatches and the summary line; returns the exit code."""
+    cases = list(select_cases(load_corpus(args.file), args))
+    known = load_known(getattr(args, "known", None))
+    if not target_reachable(base):
+        print(f"0 passed, {len(cases)} failed")
+        return 1
+    passed = failed = known_failed = 0
+    for _, case in cases:
         results = run_case(base, case)
-        pairs = [(st, su, st.get("expect"), s, b) for (st, su, s, b) in results]
-        if report_case(case, pairs):
-            passed += 1
+        pairs = [(st, su, exp, s, b) for (st, su, s, b), exp in zip(results, expected_for(case, results))]
+        is_known = case["id"] in known
+        if report_case(case, pairs, prefix="KNOWN" if is_known else "FAIL"):
+            if is_known:
+                # Keep the list honest: a listed case that agrees now must leave the list.
+                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
+                failed += 1
+            else:
+                passed += 1
+        elif is_known:
+            known_failed += 1
         else:
             failed += 1
+    if known_failed:
+        print(f"{known_failed} known differences not counted")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 
+def cmd_compare(args):
+    def recorded(case, results):
+        return [st.get("expect") for st in case["steps"]]
+
+    return compare_all(args.target.rstrip("/"), args, recorded)
+
+
 def cmd_live(args):
-    base = args.target.rstrip("/")
     with OfficialEmulator(args.emulator_port) as emu:
         if emu.base is None:
             return 0
-        passed = failed = 0
-        for _, case in select_cases(load_corpus(args.file), args):
-            official = run_case(emu.base, case)
-            results = run_case(base, case)
-            pairs = [
-                (st, su, {"status": os_, "body": ob}, s, b)
-                for (st, su, s, b), (_, _, os_, ob) in zip(results, official)
-            ]
-            if report_case(case, pairs):
-                passed += 1
-            else:
-                failed += 1
-        print(f"{passed} passed, {failed} failed")
-        return 1 if failed else 0
+
+        def official(case, results):
+            return [{"status": s, "body": b} for (_, _, s, b) in run_case(emu.base, case)]
+
+        return compare_all(args.target.rstrip("/"), args, official)
 
 
 def cmd_record(args):
@@ -545,6 +589,12 @@ def main(argv=None):
             p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
         p.add_argument("--file", action="append", help="only this corpus file (e.g. values or values.json); repeatable")
         p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+        if name != "record":
+            p.add_argument(
+                "--known",
+                help="file of case ids (one per line, optional reason after a space, # comments) whose "
+                "differences are reported as KNOWN and not counted as failures",
+            )
     args = ap.parse_args(argv)
     if args.cmd == "record":
         return cmd_record(args)

@@ -17,6 +17,8 @@ extension FirestoreEngine {
     /// read has changed since; if something has, it fails with ABORTED and writes nothing.
     package func commit(_ db: DatabaseID, writes: [Write], transaction: [UInt8]? = nil) async throws(FirestoreError) -> CommitResult {
         for w in writes { try validate(w, in: db) }
+        try Self.validateSequence(writes, in: db)
+        let writes = writes.map(Self.normalized)
         var readSet: TransactionRegistry.State?
         if let transaction {
             let state = try registry(db).finish(transaction, now: clock.nowMicros())
@@ -51,6 +53,10 @@ extension FirestoreEngine {
                 states[write.key] = .some(outcome.document)
                 results.append(WriteResult(updateTime: commitTime, transformResults: outcome.transformResults))
             }
+            // A write's result carries an update time only when its document exists after the commit.
+            for (i, write) in writes.enumerated() where (states[write.key] ?? nil) == nil {
+                results[i].updateTime = nil
+            }
             var changes: [DocumentChange] = []
             for key in order {
                 let before = originals[key] ?? nil
@@ -76,8 +82,16 @@ extension FirestoreEngine {
         }
     }
 
-    /// Applies each write on its own; one failing does not stop the others.
-    package func batchWrite(_ db: DatabaseID, writes: [Write]) async -> [Result<WriteResult, FirestoreError>] {
+    /// Applies each write on its own; one failing does not stop the others. A request that
+    /// writes one document twice, or holds an invalid write, fails as a whole.
+    package func batchWrite(_ db: DatabaseID, writes: [Write]) async throws(FirestoreError) -> [Result<WriteResult, FirestoreError>] {
+        var seen = Set<ResourcePath>()
+        for w in writes {
+            try validate(w, in: db)
+            if !seen.insert(w.key).inserted {
+                throw .invalidArgument("the same document cannot be written more than once in a single request")
+            }
+        }
         var out: [Result<WriteResult, FirestoreError>] = []
         for w in writes {
             do {
@@ -118,33 +132,78 @@ extension FirestoreEngine {
         if case .update(let fields, let mask) = write.operation {
             try WriteValidator.validate(fields: fields, key: write.key, database: db)
             if let mask {
-                for path in mask where path.isDocumentName {
-                    throw .invalidArgument("Update mask cannot contain '__name__'.")
+                for path in mask {
+                    if path.isDocumentName { throw .invalidArgument("Update mask cannot contain '__name__'.") }
+                    if path.segments.count > 20 { throw .invalidArgument("paths must have at most 20 elements") }
                 }
             }
         }
-        var transformed = Set<FieldPath>()
+        for path in write.transforms.map(\.fieldPath) {
+            if path.isDocumentName { throw .invalidArgument("Cannot transform '__name__'.") }
+            if path.segments.count > 20 { throw .invalidArgument("paths must have at most 20 elements") }
+            for other in write.transforms.map(\.fieldPath) where other != path && other.isPrefixed(by: path) {
+                throw .invalidArgument("Cannot transform property \(path.canonical) and its nested property at the same time.")
+            }
+        }
         for t in write.transforms {
-            if !transformed.insert(t.fieldPath).inserted {
-                throw .invalidArgument("Field \"\(t.fieldPath.canonical)\" has more than one transform.")
-            }
-            if t.fieldPath.isDocumentName {
-                throw .invalidArgument("Cannot transform '__name__'.")
-            }
             switch t.kind {
             case .increment(let v), .maximum(let v), .minimum(let v):
-                guard v.isNumber else {
-                    throw .invalidArgument("Field transform on \"\(t.fieldPath.canonical)\" needs a number (integerValue or doubleValue), got \(v).")
-                }
+                guard v.isNumber else { throw .invalidArgument("Input must be int64 or double.") }
             case .appendMissingElements(let vs), .removeAllFromArray(let vs):
                 for v in vs {
                     if case .array = v {
-                        throw .invalidArgument("Array transform on \"\(t.fieldPath.canonical)\" cannot hold nested arrays.")
+                        throw .invalidArgument("Cannot convert an array value in an array value (field transform on \"\(t.fieldPath.canonical)\").")
                     }
+                    try WriteValidator.validate(fields: ["v": v], key: write.key, database: db)
                 }
             case .serverTimestamp:
                 break
             }
+        }
+    }
+
+    /// Rejects write sequences on one document that Firestore refuses within a request.
+    static func validateSequence(_ writes: [Write], in db: DatabaseID) throws(FirestoreError) {
+        var last: [ResourcePath: Write.Operation] = [:]
+        for w in writes {
+            if let previous = last[w.key] {
+                if case .exists(false)? = w.precondition, previous != .delete {
+                    throw .invalidArgument("Cannot upsert then insert an entity in the same request: \(db.name(of: w.key)).")
+                }
+                if case .exists(true)? = w.precondition, previous == .delete {
+                    throw .invalidArgument("Cannot delete then update an entity in the same request: \(db.name(of: w.key)).")
+                }
+            }
+            last[w.key] = w.operation
+        }
+    }
+
+    /// Firestore stores timestamps with microsecond precision: finer digits are dropped.
+    static func normalized(_ write: Write) -> Write {
+        var w = write
+        if case .update(let fields, let mask) = w.operation {
+            w.operation = .update(fields: fields.mapValues(truncatingTimestamps), mask: mask)
+        }
+        w.transforms = w.transforms.map { t in
+            var t = t
+            switch t.kind {
+            case .maximum(let v): t.kind = .maximum(truncatingTimestamps(v))
+            case .minimum(let v): t.kind = .minimum(truncatingTimestamps(v))
+            case .appendMissingElements(let vs): t.kind = .appendMissingElements(vs.map(truncatingTimestamps))
+            case .removeAllFromArray(let vs): t.kind = .removeAllFromArray(vs.map(truncatingTimestamps))
+            default: break
+            }
+            return t
+        }
+        return w
+    }
+
+    static func truncatingTimestamps(_ v: Value) -> Value {
+        switch v {
+        case .timestamp(let t): .timestamp(t.truncatedToMicroseconds)
+        case .array(let a): .array(a.map(truncatingTimestamps))
+        case .map(let m): .map(m.mapValues(truncatingTimestamps))
+        default: v
         }
     }
 }

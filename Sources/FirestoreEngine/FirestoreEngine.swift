@@ -73,8 +73,11 @@ package final class FirestoreEngine: Sendable {
 
     func validateReadTime(_ t: Timestamp) throws(FirestoreError) {
         let nowMicros = clock.nowMicros()
+        if t.microseconds > nowMicros {
+            throw .invalidArgument("The requested 'read_time' cannot be in the future.")
+        }
         if t.microseconds < nowMicros - Self.historyRetentionMicros {
-            throw .failedPrecondition("read_time is older than one hour; reads at a past time must lie within the last hour.")
+            throw .failedPrecondition("The requested 'read_time' is too old: reads at a past time must lie within the last hour.")
         }
         if t.nanos % 1000 != 0 {
             throw .invalidArgument("read_time must have microsecond precision.")
@@ -153,16 +156,21 @@ package final class FirestoreEngine: Sendable {
             readTime = t
         }
         if case .readWrite(let retrying?) = mode {
-            _ = try? registry(db).finish(retrying, now: nowMicros)
+            let registry = registry(db)
+            if (try? registry.finish(retrying, now: nowMicros)) == nil && !registry.isClosed(retrying) {
+                throw .invalidArgument("Invalid transaction: retry_transaction names a transaction this database never issued.")
+            }
         }
         let id = ids.transactionID()
         registry(db).begin(id: id, mode: mode, readTime: readTime, now: nowMicros)
         return id
     }
 
-    /// Abandons a transaction.
+    /// Abandons a transaction; rolling back one that already ended is a no-op.
     package func rollback(_ db: DatabaseID, transaction: [UInt8]) throws(FirestoreError) {
-        _ = try registry(db).finish(transaction, now: clock.nowMicros())
+        let registry = registry(db)
+        if registry.isClosed(transaction) { return }
+        _ = try registry.finish(transaction, now: clock.nowMicros())
     }
 
     /// Deletes every document of a database and ends its transactions.

@@ -31,6 +31,23 @@ final class TransactionRegistry: Sendable {
     static let maxLifetimeMicros: Int64 = 270_000_000
 
     private let states = Mutex<[[UInt8]: State]>([:])
+    /// Recently ended transactions (bounded), so a late rollback succeeds quietly and a late
+    /// commit says the transaction is closed rather than unknown.
+    private let closed = Mutex<(set: Set<[UInt8]>, order: [[UInt8]])>((.init(), []))
+    static let closedMemory = 10_000
+
+    func markClosed(_ id: [UInt8]) {
+        closed.withLock { c in
+            if c.set.insert(id).inserted {
+                c.order.append(id)
+                if c.order.count > Self.closedMemory {
+                    c.set.remove(c.order.removeFirst())
+                }
+            }
+        }
+    }
+
+    func isClosed(_ id: [UInt8]) -> Bool { closed.withLock { $0.set.contains(id) } }
 
     func begin(id: [UInt8], mode: TransactionMode, readTime: Timestamp, now: Int64) {
         states.withLock { states in
@@ -46,7 +63,7 @@ final class TransactionRegistry: Sendable {
             states[id]?.lastUsedMicros = now
             return states[id]
         }
-        guard let result else { throw Self.invalid(id) }
+        guard let result else { throw invalid(id) }
         return result
     }
 
@@ -70,14 +87,18 @@ final class TransactionRegistry: Sendable {
             Self.expire(&states, now: now)
             return states.removeValue(forKey: id)
         }
-        guard let result else { throw Self.invalid(id) }
+        guard let result else { throw invalid(id) }
+        markClosed(id)
         return result
     }
 
     func removeAll() { states.withLock { $0.removeAll() } }
 
-    static func invalid(_ id: [UInt8]) -> FirestoreError {
-        .invalidArgument("Transaction is invalid or has expired; transactions expire after 60 seconds idle or 270 seconds in total. Begin a new transaction.")
+    func invalid(_ id: [UInt8]) -> FirestoreError {
+        if isClosed(id) {
+            return .invalidArgument("Transaction is invalid or closed: it was committed, rolled back or failed. Begin a new transaction.")
+        }
+        return .invalidArgument("Invalid transaction: it is unknown or has expired (transactions expire after 60 seconds idle or 270 seconds in total).")
     }
 
     private static func expire(_ states: inout [[UInt8]: State], now: Int64) {

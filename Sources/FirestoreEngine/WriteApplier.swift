@@ -19,8 +19,15 @@ package enum WriteApplier {
         case .exists(false)? where current != nil:
             throw .alreadyExists("Document already exists: \(name)")
         case .updateTime(let t)?:
-            guard let current, current.updateTime == t else {
-                throw .failedPrecondition("The referenced transaction has expired or is no longer valid, or the document's update time does not match the precondition: \(name)")
+            guard let current else {
+                throw .failedPrecondition("the stored version (0) does not match the required base version (\(t.microseconds)): \(name) does not exist")
+            }
+            let stored = current.updateTime.microseconds
+            if t.microseconds > stored {
+                throw .invalidArgument("Invalid base version, it is greater than the stored version: the precondition's update time \(t.rfc3339) is later than the stored document's (\(current.updateTime.rfc3339)): \(name)")
+            }
+            if t.microseconds != stored {
+                throw .failedPrecondition("the stored version (\(stored)) does not match the required base version (\(t.microseconds)): \(name)")
             }
         default:
             break

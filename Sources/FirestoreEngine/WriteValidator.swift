@@ -5,6 +5,9 @@ package enum WriteValidator {
     /// Validates the fields a client sends: names, nesting, value ranges.
     package static func validate(fields: [String: Value], key: ResourcePath, database: DatabaseID) throws(FirestoreError) {
         for (name, value) in fields {
+            if DocumentSize.depth(of: value) > DocumentSize.maxNestingDepth {
+                throw .invalidArgument("Property \(name) contains an invalid nested entity: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
+            }
             try validate(fieldName: name, value: value, path: [name], depth: 1, database: database)
         }
     }
@@ -17,11 +20,8 @@ package enum WriteValidator {
         if fieldName.utf8.count > 1500 {
             throw .invalidArgument("Field name \"\(display.prefix(40))…\" is longer than 1500 bytes.")
         }
-        if depth == 1 && fieldName.hasPrefix("__") && fieldName.hasSuffix("__") && fieldName.count >= 4 {
-            throw .invalidArgument("Field name \"\(display)\" is reserved: names matching __.*__ are reserved.")
-        }
-        if depth > DocumentSize.maxNestingDepth {
-            throw .invalidArgument("Field \"\(display)\" is nested too deeply: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
+        if fieldName.hasPrefix("__") && fieldName.hasSuffix("__") && fieldName.count >= 4 {
+            throw .invalidArgument(depth == 1 ? "field name \(fieldName) is reserved" : "field name '\(fieldName)' is reserved.")
         }
         try validate(value: value, at: path, depth: depth, database: database)
     }
@@ -36,17 +36,12 @@ package enum WriteValidator {
                 throw .invalidArgument("Field \"\(display)\" has an invalid geo point: latitude must be in [-90, 90] and longitude in [-180, 180].")
             }
         case .reference(let name):
-            let (db, refPath) = try DatabaseID.parse(resourceName: name)
+            let (_, refPath) = try DatabaseID.parse(resourceName: name)
+            try PathValidation.validate(path: refPath, name: name)
             guard refPath.isDocument else {
                 throw .invalidArgument("Field \"\(display)\" has an invalid reference \"\(name)\": it must name a document.")
             }
-            if db != database {
-                throw .invalidArgument("Field \"\(display)\" has a reference to another database: \"\(name)\"; references must stay in \(database.name).")
-            }
         case .array(let elements):
-            if depth >= DocumentSize.maxNestingDepth + 1 {
-                throw .invalidArgument("Field \"\(display)\" is nested too deeply.")
-            }
             for e in elements {
                 if case .array = e {
                     throw .invalidArgument("Field \"\(display)\" holds an array directly inside an array, which Firestore does not allow.")

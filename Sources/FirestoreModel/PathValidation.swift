@@ -16,15 +16,27 @@ package enum PathValidation {
         if segment.utf8.count > maxIDBytes {
             throw .invalidArgument("Document name \"\(name)\" has a path segment longer than \(maxIDBytes) bytes.")
         }
-        if segment.hasPrefix("__") && segment.hasSuffix("__") && segment.utf8.count >= 4 {
-            throw .invalidArgument("Document name \"\(name)\" has invalid path segment \"\(segment)\"; IDs matching __.*__ are reserved.")
+        if isReserved(segment) {
+            throw .invalidArgument("Resource id \"\(segment)\" is invalid because it is reserved.")
         }
+    }
+
+    /// Whether an ID matches `__.+__`, which Firestore reserves, other than the numeric-ID
+    /// form `__id<digits>__`.
+    package static func isReserved(_ id: String) -> Bool {
+        guard id.hasPrefix("__"), id.hasSuffix("__"), id.utf8.count > 4 else { return false }
+        let middle = id.dropFirst(2).dropLast(2)
+        if middle.hasPrefix("id") {
+            let digits = middle.dropFirst(2).drop { $0 == "-" }
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return false }
+        }
+        return true
     }
 
     /// Validates every segment of a path and its depth.
     package static func validate(path: ResourcePath, name: String) throws(FirestoreError) {
         if path.count > maxDepth * 2 {
-            throw .invalidArgument("Document name \"\(name)\" is too deep: at most \(maxDepth) levels of subcollections.")
+            throw .invalidArgument("Key path is too long. Cannot exceed \(maxDepth) elements.")
         }
         for s in path.segments { try validate(segment: s, in: name) }
     }

@@ -36,13 +36,14 @@ extension Timestamp {
         guard b.count >= 20,
               let year = num(0, 4), b[4] == UInt8(ascii: "-"),
               let month = num(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = num(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+              let day = num(8, 2), b[10] == UInt8(ascii: "T"),
               let hour = num(11, 2), b[13] == UInt8(ascii: ":"),
               let minute = num(14, 2), b[16] == UInt8(ascii: ":"),
               let second = num(17, 2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
-              hour < 24, minute < 60, second < 60 else { return nil }
+        // As Firestore's parser: days up to 31 roll into the next month (Feb 30 is Mar 1) and a
+        // leap second (:60) rolls into the next minute.
+        guard (1...12).contains(month), day >= 1, day <= 31, hour < 24, minute < 60, second <= 60 else { return nil }
         var i = 19
         var nanos: Int64 = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -58,7 +59,7 @@ extension Timestamp {
         }
         guard i < b.count else { return nil }
         var offset: Int64 = 0
-        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+        if b[i] == UInt8(ascii: "Z") {
             i += 1
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
@@ -83,16 +84,6 @@ private func pad(_ v: Int64, _ width: Int) -> String {
 private func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-}
-
-private func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-
-private func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
-    switch m {
-    case 2: isLeap(y) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

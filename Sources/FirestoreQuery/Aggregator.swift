@@ -9,21 +9,45 @@ package struct Aggregator: Sendable {
 
     package init(_ aggregations: [Aggregation]) throws(FirestoreError) {
         if aggregations.isEmpty {
-            throw .invalidArgument("Aggregation query must contain at least one aggregation.")
+            throw .invalidArgument("Aggregations can not be empty.")
         }
         if aggregations.count > 5 {
             throw .invalidArgument("Aggregation query cannot contain more than 5 aggregations.")
         }
         var aliases = Set<String>()
-        for a in aggregations where !aliases.insert(a.alias).inserted {
-            throw .invalidArgument("Aggregation aliases must be unique; '\(a.alias)' is used more than once.")
-        }
         for a in aggregations {
-            if case .count(let upTo?) = a.kind, upTo <= 0 {
-                throw .invalidArgument("up_to must be greater than zero.")
+            if a.alias.hasPrefix("__") && a.alias.hasSuffix("__") && a.alias.count >= 4 {
+                throw .invalidArgument("The property.name \"\(a.alias)\" is reserved.")
+            }
+            if a.alias.utf8.count > 1500 {
+                throw .invalidArgument("The property.name is longer than 1500 bytes.")
+            }
+            if !aliases.insert(a.alias).inserted {
+                throw .invalidArgument("Aggregation aliases contain duplicate alias: \(a.alias).")
+            }
+            switch a.kind {
+            case .count(let upTo?) where upTo < 0:
+                throw .invalidArgument("The `up_to` value in a COUNT aggregation must be greater than or equal to zero.")
+            case .sum(let path), .average(let path):
+                if path.isDocumentName {
+                    throw .invalidArgument("Aggregations are not supported for the property: __key__")
+                }
+            default:
+                break
             }
         }
         self.aggregations = aggregations
+    }
+
+    /// The fields summed or averaged: Firestore aggregates only documents that have all of them,
+    /// so they also narrow what a count in the same request sees.
+    package var aggregatedFields: [FieldPath] {
+        aggregations.compactMap { a in
+            switch a.kind {
+            case .sum(let p), .average(let p): p
+            case .count: nil
+            }
+        }
     }
 
     /// The largest number of documents any count needs; nil when some aggregation needs all.
@@ -37,7 +61,9 @@ package struct Aggregator: Sendable {
     }
 
     /// The aggregate values keyed by alias.
-    package func result(over documents: [Document]) -> [String: Value] {
+    package func result(over all: [Document]) -> [String: Value] {
+        let fields = aggregatedFields
+        let documents = fields.isEmpty ? all : all.filter { d in fields.allSatisfy { d.value(at: $0) != nil } }
         var out: [String: Value] = [:]
         for a in aggregations {
             switch a.kind {

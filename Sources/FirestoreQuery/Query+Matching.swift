@@ -4,7 +4,7 @@ extension Query {
     /// Whether a document belongs to the collection, satisfies the filter and lies between
     /// the cursors. Offset and limit are applied by the caller.
     package func matches(_ document: Document) -> Bool {
-        contains(key: document.key) && matchesFilter(document) && isWithinCursors(document)
+        !isEmptyByConstruction && contains(key: document.key) && matchesFilter(document) && isWithinCursors(document)
     }
 
     /// Whether a document satisfies the filter and has every ordered field.
@@ -37,15 +37,20 @@ extension Query {
     }
 
     /// Firestore's comparison semantics for one field filter on a present value.
+    ///
+    /// As in Firestore: filters only match values of the operand's type class; equality with
+    /// null or NaN (also inside `in` and `array-contains`) matches nothing; `!=` and `not-in`
+    /// never match null, and `!= NaN` matches every non-null value.
     package static func evaluate(_ v: Value, _ op: Filter.Operator, _ target: Value) -> Bool {
         switch op {
         case .equal:
-            return v.typeOrder == target.typeOrder && v.compare(to: target) == .orderedSame
-                && !(v.isNaN != target.isNaN)
+            return isEqual(v, target)
         case .notEqual:
-            return !v.isNull && !(v.typeOrder == target.typeOrder && v.compare(to: target) == .orderedSame)
+            if v.isNull || target.isNull { return false }
+            if target.isNaN { return true }
+            return !isEqual(v, target)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            guard v.typeOrder == target.typeOrder, !v.isNaN, !target.isNaN else { return false }
+            guard v.typeOrder == target.typeOrder, !v.isNaN, !target.isNaN, !target.isNull else { return false }
             let c = v.compare(to: target)
             switch op {
             case .lessThan: return c == .orderedAscending
@@ -55,17 +60,23 @@ extension Query {
             }
         case .arrayContains:
             guard case .array(let elements) = v else { return false }
-            return elements.contains { Self.evaluate($0, .equal, target) }
+            return elements.contains { isEqual($0, target) }
         case .arrayContainsAny:
             guard case .array(let elements) = v, case .array(let targets) = target else { return false }
-            return elements.contains { e in targets.contains { Self.evaluate(e, .equal, $0) } }
+            return elements.contains { e in targets.contains { isEqual(e, $0) } }
         case .in:
             guard case .array(let targets) = target else { return false }
-            return targets.contains { Self.evaluate(v, .equal, $0) }
+            return targets.contains { isEqual(v, $0) }
         case .notIn:
             guard case .array(let targets) = target else { return false }
-            if targets.contains(where: \.isNull) { return false }
-            return !v.isNull && !targets.contains { Self.evaluate(v, .equal, $0) }
+            if targets.contains(where: \.isNull) || v.isNull { return false }
+            return !targets.contains { isEqual(v, $0) }
         }
+    }
+
+    /// Equality as filters see it: same type class and equal; null and NaN equal nothing.
+    static func isEqual(_ v: Value, _ target: Value) -> Bool {
+        if target.isNull || target.isNaN || v.isNaN { return false }
+        return v.typeOrder == target.typeOrder && v.compare(to: target) == .orderedSame
     }
 }

@@ -22,21 +22,25 @@ package struct Query: Sendable, Equatable {
 
     /// Validates `structured` as Firestore does and normalizes its order.
     package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID) throws(FirestoreError) {
-        guard structured.from.count == 1, let from = structured.from.first else {
-            throw .invalidArgument(structured.from.isEmpty
-                ? "A query must have a 'from' clause with exactly one collection."
-                : "Queries over multiple collections are not supported.")
+        if structured.from.count > 1 {
+            throw .invalidArgument("StructuredQuery.from cannot have more than one collection selector.")
         }
-        if !from.collectionID.isEmpty || !from.allDescendants {
+        // No selector, or an empty collection ID without allDescendants, selects the direct
+        // children of the parent in every collection.
+        let from = structured.from.first ?? .init(collectionID: "")
+        if !from.collectionID.isEmpty {
+            if from.collectionID.contains("/") {
+                throw .invalidArgument("Collection id \"\(from.collectionID)\" is invalid because it contains \"/\".")
+            }
             try PathValidation.validate(segment: from.collectionID, in: database.name(of: parent.appending(from.collectionID)))
         }
-        guard structured.offset >= 0 else { throw .invalidArgument("offset must be non-negative.") }
+        guard structured.offset >= 0 else { throw .invalidArgument("offset is negative") }
         if let limit = structured.limit, limit < 0 { throw .invalidArgument("limit is negative") }
         self.database = database
         self.parent = parent
         self.collectionID = from.collectionID
         self.allDescendants = from.allDescendants
-        self.filter = structured.filter.map(Self.flatten)
+        self.filter = structured.filter.flatMap(Self.pruneEmpty).map(Self.flatten)
         self.explicitOrderBy = structured.orderBy
         self.startAt = structured.startAt
         self.endAt = structured.endAt
@@ -87,6 +91,13 @@ package struct Query: Sendable, Equatable {
         return flat.count == 1 ? flat[0] : .composite(op, flat)
     }
 
+    /// Drops composite filters with no children (an empty AND or OR constrains nothing).
+    static func pruneEmpty(_ filter: Filter) -> Filter? {
+        guard case .composite(let op, let children) = filter else { return filter }
+        let kept = children.compactMap(pruneEmpty)
+        return kept.isEmpty ? nil : .composite(op, kept)
+    }
+
     /// The path of the collection a plain (non-group) query lists.
     package var collectionPath: ResourcePath { parent.appending(collectionID) }
 
@@ -96,7 +107,13 @@ package struct Query: Sendable, Equatable {
         if allDescendants {
             return key.isDescendant(of: parent) && (collectionID.isEmpty || key.parent.lastSegment == collectionID)
         }
+        if collectionID.isEmpty { return key.parent.parent == parent }
         return key.parent == collectionPath
+    }
+
+    /// Whether the query can match nothing at all, whatever the data (e.g. a cursor with no values).
+    package var isEmptyByConstruction: Bool {
+        startAt?.values.isEmpty == true || endAt?.values.isEmpty == true
     }
 }
 

@@ -1,9 +1,12 @@
 import FirestoreModel
 
-/// Firestore's validation rules for filters, orders and cursors.
+/// Firestore's validation rules for filters, orders and cursors, with the official emulator's
+/// messages.
 struct QueryValidator {
     /// Firestore's limit on the number of disjunctions in disjunctive normal form.
     static let maxDisjunctions = 30
+    static let maxInValues = 30
+    static let maxNotInValues = 10
 
     let query: Query
 
@@ -11,105 +14,104 @@ struct QueryValidator {
         guard let filter = query.filter else { return }
         var fieldFilters: [(FieldPath, Filter.Operator, Value)] = []
         filter.forEachFieldFilter { fieldFilters.append(($0, $1, $2)) }
-        try validateComposites(filter)
-        var counts: [Filter.Operator: Int] = [:]
+        var notEqualLike = 0
+        var hasIn = false, hasArrayContainsAny = false, hasNotIn = false
         for (path, op, value) in fieldFilters {
-            counts[op, default: 0] += 1
             try validate(path: path, op: op, value: value)
+            switch op {
+            case .notEqual: notEqualLike += 1
+            case .notIn: notEqualLike += 1; hasNotIn = true
+            case .in: hasIn = true
+            case .arrayContainsAny: hasArrayContainsAny = true
+            default: break
+            }
         }
-        if counts[.notIn, default: 0] > 1 {
-            throw .invalidArgument("A query may contain at most one 'NOT_IN' filter.")
+        var unaryError: FirestoreError?
+        filter.forEachUnary { path, op in
+            if op == .isNotNaN || op == .isNotNull { notEqualLike += 1 }
+            if path.isDocumentName { unaryError = .invalidArgument("__key__ filter value must be a Key") }
         }
-        if counts[.notIn, default: 0] > 0 && counts[.notEqual, default: 0] > 0 {
-            throw .invalidArgument("A query cannot contain both a 'NOT_IN' filter and a 'NOT_EQUAL' filter.")
+        if let unaryError { throw unaryError }
+        if notEqualLike > 1 {
+            throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
         }
-        if counts[.arrayContainsAny, default: 0] > 1 {
-            throw .invalidArgument("A query may contain at most one 'ARRAY_CONTAINS_ANY' filter.")
-        }
-        if counts[.notIn, default: 0] > 0 && filter.containsDisjunction {
-            throw .invalidArgument("A query cannot contain both a 'NOT_IN' filter and a disjunction.")
+        if hasNotIn && (hasIn || hasArrayContainsAny || filter.containsDisjunction) {
+            throw .invalidArgument("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
         }
         let dnf = Self.disjunctionCount(filter)
         if dnf > Self.maxDisjunctions {
-            throw .invalidArgument("Query has too many disjunctions: the filter expands to \(dnf) disjunctions in disjunctive normal form; the limit is \(Self.maxDisjunctions).")
+            throw .invalidArgument("Too many disjunctions after normalization. Result had \(dnf) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
         }
-    }
-
-    private func validateComposites(_ filter: Filter) throws(FirestoreError) {
-        guard case .composite(_, let children) = filter else { return }
-        if children.isEmpty { throw .invalidArgument("A composite filter must contain at least one filter.") }
-        for c in children { try validateComposites(c) }
+        for conjunction in Self.conjunctions(filter) {
+            let arrayFilters = conjunction.filter { $0 == .arrayContains || $0 == .arrayContainsAny }.count
+            if arrayFilters > 1 {
+                throw .invalidArgument("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
+            }
+        }
     }
 
     private func validate(path: FieldPath, op: Filter.Operator, value: Value) throws(FirestoreError) {
         switch op {
         case .in, .notIn, .arrayContainsAny:
             guard case .array(let values) = value else {
-                throw .invalidArgument("A '\(op.rawValue)' filter must have an array value.")
+                throw .invalidArgument("'\(op.rawValue)' requires an ArrayValue.")
             }
             if values.isEmpty {
-                throw .invalidArgument("A '\(op.rawValue)' filter must have a non-empty array value.")
+                throw .invalidArgument("'\(op.rawValue)' requires an non-empty ArrayValue.")
             }
-            if values.count > Self.maxDisjunctions {
-                throw .invalidArgument("A '\(op.rawValue)' filter supports at most \(Self.maxDisjunctions) elements in the value array.")
+            let limit = op == .notIn ? Self.maxNotInValues : Self.maxInValues
+            if values.count > limit {
+                throw .invalidArgument("'\(op.rawValue)' supports up to \(limit) comparison values.")
             }
             if path.isDocumentName {
-                for v in values { try validateKeyValue(v, op: op) }
+                for v in values { try validateKeyValue(v) }
             }
-        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            if value.isNaN || value.isNull {
-                throw .invalidArgument("Only EQUAL and NOT_EQUAL filters may be applied to \(value.isNaN ? "NaN" : "null").")
-            }
-            if path.isDocumentName { try validateKeyValue(value, op: op) }
-        case .equal, .notEqual:
-            if path.isDocumentName { try validateKeyValue(value, op: op) }
         case .arrayContains:
-            if path.isDocumentName {
-                throw .invalidArgument("'\(op.rawValue)' filters are not supported on '__name__'.")
-            }
+            if path.isDocumentName { throw .invalidArgument("the name __key__ is reserved") }
+        default:
+            if path.isDocumentName { try validateKeyValue(value) }
         }
     }
 
-    /// A filter on `__name__` must compare against references to documents of the queried collection.
-    private func validateKeyValue(_ value: Value, op: Filter.Operator) throws(FirestoreError) {
+    /// A filter on `__name__` must compare against a reference in the query's database.
+    private func validateKeyValue(_ value: Value) throws(FirestoreError) {
         guard case .reference(let name) = value else {
             throw .invalidArgument("__key__ filter value must be a Key")
         }
-        try validateReference(name)
-    }
-
-    func validateReference(_ name: String) throws(FirestoreError) {
         let (db, path) = try DatabaseID.parse(resourceName: name)
+        guard path.isDocument else {
+            throw .invalidArgument("__key__ filter value must be a document reference, not a collection: \(name)")
+        }
         guard db == query.database else {
             throw .invalidArgument("__key__ filter value must be in the same project and database as the query: \(name)")
-        }
-        if query.allDescendants {
-            guard path.isDescendant(of: query.parent) || path == query.parent else {
-                throw .invalidArgument("__key__ filter value must be a descendant of the query's parent: \(name)")
-            }
-        } else if !path.isDocument || path.parent != query.collectionPath {
-            if !(path.isDescendant(of: query.collectionPath)) {
-                throw .invalidArgument("__key__ filter value must be within the queried collection \(query.database.name(of: query.collectionPath)): \(name)")
-            }
         }
     }
 
     func validateOrderAndCursors() throws(FirestoreError) {
         var seen = Set<FieldPath>()
-        for order in query.explicitOrderBy {
+        for (i, order) in query.explicitOrderBy.enumerated() {
             if !seen.insert(order.field).inserted {
-                throw .invalidArgument("Order by field \"\(order.field.canonical)\" appears more than once.")
+                throw .invalidArgument("order by clause cannot contain duplicate fields \(order.field.canonical)")
+            }
+            if order.field.isDocumentName {
+                if i == 0 && order.direction == .descending {
+                    throw .failedPrecondition("Firestore does not support descending key scans")
+                }
+                if i < query.explicitOrderBy.count - 1 {
+                    throw .invalidArgument("order by clause cannot contain more fields after the key")
+                }
             }
         }
+        let explicitName = query.explicitOrderBy.contains { $0.field.isDocumentName }
+        let cursorLimit = explicitName ? query.orderBy.count : query.orderBy.count - 1
         for cursor in [query.startAt, query.endAt].compactMap({ $0 }) {
-            if cursor.values.count > query.orderBy.count {
-                throw .invalidArgument("Too many cursor values specified. The specified order by clauses have \(query.orderBy.count) field(s) but \(cursor.values.count) cursor value(s) were given.")
+            if cursor.values.count > cursorLimit {
+                throw .invalidArgument("Cursor has too many values.")
             }
             for (i, v) in cursor.values.enumerated() where query.orderBy[i].field.isDocumentName {
-                guard case .reference(let name) = v else {
-                    throw .invalidArgument("Cursor value for __name__ must be a reference.")
+                guard case .reference = v else {
+                    throw .invalidArgument("Cursor __key__ value is not a document reference.")
                 }
-                try validateReference(name)
             }
         }
     }
@@ -121,9 +123,25 @@ struct QueryValidator {
             if op == .in || op == .arrayContainsAny, case .array(let a) = value { return max(a.count, 1) }
             return 1
         case .unary: return 1
-        case .composite(.or, let children): return children.reduce(0) { $0 + disjunctionCount($1) }
+        case .composite(.or, let children): return min(children.reduce(0) { $0 + disjunctionCount($1) }, 10_000)
         case .composite(.and, let children):
             return children.reduce(1) { acc, c in min(acc * disjunctionCount(c), 10_000) }
+        }
+    }
+
+    /// The operators of each conjunction in disjunctive normal form (IN not expanded).
+    static func conjunctions(_ filter: Filter) -> [[Filter.Operator]] {
+        switch filter {
+        case .field(_, let op, _): return [[op]]
+        case .unary: return [[]]
+        case .composite(.or, let children): return Array(children.flatMap(conjunctions).prefix(1000))
+        case .composite(.and, let children):
+            var acc: [[Filter.Operator]] = [[]]
+            for c in children {
+                let parts = conjunctions(c)
+                acc = Array(acc.flatMap { a in parts.map { a + $0 } }.prefix(1000))
+            }
+            return acc
         }
     }
 }

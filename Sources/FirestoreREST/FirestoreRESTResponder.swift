@@ -16,7 +16,7 @@ package struct FirestoreRESTResponder: HTTPResponder {
             return RESTError.response(.invalidArgument("Request payload size exceeds the limit: \(FirestoreRESTService.maxRequestBytes) bytes."))
         }
         let rest = RESTRequest(method: request.method.rawValue, rawPath: request.uri.path, rawQuery: request.uri.query,
-                               body: Array(buffer: body))
+                               body: Array(buffer: body), authorization: request.headers[.authorization])
         let reply = await service.handle(rest)
         let status = HTTPResponse.Status(code: reply.status)
         switch reply.body {

@@ -14,42 +14,43 @@ extension FirestoreRESTService {
         let mask = try r.mask()
         let consistency = try readConsistency(db, r)
         guard let doc = try await engine.getDocument(db, key: key, consistency: consistency) else {
-            throw .notFound("Document \"\(db.name(of: key))\" not found.")
+            throw .notFound("Document (\(db.name(of: key))) not found.")
         }
         return .ok(RESTCodec.encode(doc, database: db, mask: mask))
     }
 
-    func listDocuments(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    func listDocuments(_ db: DatabaseID, parent: ResourcePath, collectionID: String, identity: Identity, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
         let mask = try r.mask()
         let consistency = try readConsistency(db, r)
         let showMissing = try r.boolParameter("showMissing") ?? false
+        if showMissing { try identity.requireAdmin("Metadata operations") }
         let pageSize = try r.intParameter("pageSize") ?? 0
-        if pageSize < 0 { throw .invalidArgument("page_size must not be negative.") }
+        if pageSize < 0 { throw .invalidArgument("Page size must be nonnegative.") }
         let offset = try Self.decodePageToken(r.parameter("pageToken"))
         var orderBy: [StructuredQuery.Order] = []
         if let spec = r.parameter("orderBy"), !spec.isEmpty {
-            if showMissing { throw .invalidArgument("show_missing cannot be combined with order_by.") }
+            if showMissing { throw .invalidArgument("cannot specify an order when show_missing is true") }
             for part in spec.split(separator: ",") {
                 let words = part.split(separator: " ")
-                guard let first = words.first, words.count <= 2 else { throw .invalidArgument("Invalid order_by: \"\(spec)\".") }
+                guard let first = words.first, words.count <= 2 else { throw .invalidArgument("Invalid order by clause \"\(part.trimmingCharacters(in: .whitespaces))\".") }
                 var direction = StructuredQuery.Direction.ascending
                 if words.count == 2 {
                     switch words[1].lowercased() {
                     case "asc": direction = .ascending
                     case "desc": direction = .descending
-                    default: throw .invalidArgument("Invalid order_by: \"\(spec)\".")
+                    default: throw .invalidArgument("Invalid order by clause \"\(part.trimmingCharacters(in: .whitespaces))\".")
                     }
                 }
                 orderBy.append(.init(try FieldPath(parsing: String(first)), direction))
             }
         }
-        let structured = StructuredQuery(from: [.init(collectionID: collection.lastSegment)], orderBy: orderBy)
-        let query = try Query(structured, parent: collection.parent, database: db)
+        let structured = StructuredQuery(from: [.init(collectionID: collectionID)], orderBy: orderBy)
+        let query = try Query(structured, parent: parent, database: db)
         var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency).documents.map {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
         }
-        if showMissing {
-            for key in try await engine.missingDocuments(db, in: collection) {
+        if showMissing && !collectionID.isEmpty {
+            for key in try await engine.missingDocuments(db, in: parent.appending(collectionID)) {
                 entries.append((key, .object([("name", .string(db.name(of: key)))])))
             }
             entries.sort { $0.0 < $1.0 }
@@ -57,7 +58,7 @@ extension FirestoreRESTService {
         let page = pageSize > 0 ? Array(entries.dropFirst(offset).prefix(pageSize)) : Array(entries.dropFirst(offset))
         var pairs: [(String, JSON)] = []
         if !page.isEmpty { pairs.append(("documents", .array(page.map(\.1)))) }
-        if pageSize > 0, offset + pageSize < entries.count {
+        if pageSize > 0, page.count == pageSize {
             pairs.append(("nextPageToken", .string(Self.encodePageToken(offset + pageSize))))
         }
         return .ok(.object(pairs))
@@ -66,9 +67,12 @@ extension FirestoreRESTService {
     func createDocument(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
         let body = try r.json()
         try RESTCodec.checkKeys(body, ["name", "fields", "createTime", "updateTime"], at: "document")
+        if body["name"] != nil { throw .invalidArgument("document.name must not be set") }
         let mask = try r.mask()
         var id = r.parameter("documentId") ?? ""
         if id.isEmpty { id = engine.ids.documentID() }
+        if id.contains("/") { throw .invalidArgument("Resource id \"\(id)\" is invalid because it contains \"/\".") }
+        if id == "." || id == ".." { throw .invalidArgument("Resource id \"\(id)\" is invalid because it is reserved.") }
         let key = collection.appending(id)
         try PathValidation.validate(path: key, name: db.name(of: key))
         let fields = try RESTCodec.decodeFields(body["fields"], at: "document.fields")
@@ -116,7 +120,7 @@ extension FirestoreRESTService {
         guard let token, !token.isEmpty else { return 0 }
         guard let bytes = RESTCodec.decodeBase64(token), let s = String(bytes: bytes, encoding: .utf8),
               s.hasPrefix("o:"), let n = Int(s.dropFirst(2)), n >= 0 else {
-            throw .invalidArgument("Invalid page token \"\(token)\".")
+            throw .invalidArgument("invalid page token")
         }
         return n
     }

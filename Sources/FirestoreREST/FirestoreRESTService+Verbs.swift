@@ -6,10 +6,16 @@ import FirestoreQuery
 extension FirestoreRESTService {
     func batchGet(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["documents", "mask", "transaction", "newTransaction", "readTime"], at: "")
+        // Names in another database are reported missing; repeated names are answered once.
         var keys: [ResourcePath] = []
+        var foreign: [String] = []
+        var seen = Set<String>()
         if case .array(let items)? = body["documents"] {
-            for (i, item) in items.enumerated() {
-                keys.append(try RESTCodec.documentKey(item, database: db, at: "documents[\(i)]"))
+            for item in items {
+                guard case .string(let name) = item else { throw .invalidArgument("Payload isn't valid for request: documents must be names.") }
+                guard seen.insert(name).inserted else { continue }
+                let (other, key) = try PathValidation.documentKey(fromName: name)
+                if other == db { keys.append(key) } else { foreign.append(name) }
             }
         }
         let mask = try body["mask"].map { j throws(FirestoreError) in try RESTCodec.decodeMask(j, at: "mask") }
@@ -24,6 +30,9 @@ extension FirestoreRESTService {
             } else {
                 out.append(.object([("missing", .string(db.name(of: key))), ("readTime", .string(readTime.rfc3339))]))
             }
+        }
+        for name in foreign {
+            out.append(.object([("missing", .string(name)), ("readTime", .string(readTime.rfc3339))]))
         }
         return .ok(.array(out))
     }
@@ -40,10 +49,11 @@ extension FirestoreRESTService {
         let writes = try decodeWrites(db, body["writes"])
         let txn = try Self.transactionID(body["transaction"], at: "transaction")
         let result = try await engine.commit(db, writes: writes, transaction: txn)
-        var pairs: [(String, JSON)] = []
-        if !result.writeResults.isEmpty { pairs.append(("writeResults", .array(result.writeResults.map(RESTCodec.encode)))) }
-        pairs.append(("commitTime", .string(result.commitTime.rfc3339)))
-        return .ok(.object(pairs))
+        guard !result.writeResults.isEmpty else { return .ok(.object([])) }
+        return .ok(.object([
+            ("writeResults", .array(result.writeResults.map(RESTCodec.encode))),
+            ("commitTime", .string(result.commitTime.rfc3339)),
+        ]))
     }
 
     func decodeWrites(_ db: DatabaseID, _ json: JSON?) throws(FirestoreError) -> [Write] {
@@ -66,7 +76,8 @@ extension FirestoreRESTService {
     func batchWrite(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "labels"], at: "")
         let writes = try decodeWrites(db, body["writes"])
-        let results = await engine.batchWrite(db, writes: writes)
+        let results = try await engine.batchWrite(db, writes: writes)
+        if results.isEmpty { return .ok(.object([])) }
         var writeResults: [JSON] = []
         var statuses: [JSON] = []
         for r in results {
@@ -95,14 +106,18 @@ extension FirestoreRESTService {
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
         let (docs, readTime) = try await engine.runQuery(q, consistency: c)
         var out: [JSON] = []
-        for doc in docs {
-            out.append(.object([("document", RESTCodec.encode(q.project(doc), database: db)), ("readTime", .string(readTime.rfc3339))]))
+        if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
+        let time = JSON.string(readTime.rfc3339)
+        for (i, doc) in docs.enumerated() {
+            var pairs: [(String, JSON)] = [("document", RESTCodec.encode(q.project(doc), database: db)), ("readTime", time)]
+            if i == docs.count - 1 {
+                pairs.append(("done", .bool(true)))
+            } else if q.offset > 0 {
+                pairs.append(("skippedResults", .number(String(q.offset))))
+            }
+            out.append(.object(pairs))
         }
-        if out.isEmpty { out.append(.object([("readTime", .string(readTime.rfc3339))])) }
-        if let newID, case .object(var first) = out[0] {
-            first.insert(("transaction", Self.encodeTransaction(newID)), at: 0)
-            out[0] = .object(first)
-        }
+        if docs.isEmpty { out.append(.object([("readTime", time), ("done", .bool(true))])) }
         return .ok(.array(out))
     }
 
@@ -112,17 +127,24 @@ extension FirestoreRESTService {
             throw .invalidArgument("A structured aggregation query is required.")
         }
         try RESTCodec.checkKeys(saq, ["structuredQuery", "aggregations"], at: "structured_aggregation_query")
-        let q = try query(db, parent: parent, RESTCodec.field(saq, "structuredQuery"), at: "structured_aggregation_query.structured_query")
+        let inner = RESTCodec.field(saq, "structuredQuery")
+        let q = try inner.map { j throws(FirestoreError) in
+            try query(db, parent: parent, j, at: "structured_aggregation_query.structured_query")
+        }
         let aggregator = try Aggregator(try RESTCodec.decodeAggregations(saq["aggregations"], at: "structured_aggregation_query.aggregations"))
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
-        let (result, readTime) = try await engine.runAggregation(q, aggregator: aggregator, consistency: c)
-        var pairs: [(String, JSON)] = []
-        if let newID { pairs.append(("transaction", Self.encodeTransaction(newID))) }
+        // Without an inner query there is nothing to aggregate over.
+        let (result, readTime) = if let q {
+            try await engine.runAggregation(q, aggregator: aggregator, consistency: c)
+        } else {
+            (aggregator.result(over: []), engine.now)
+        }
+        var out: [JSON] = []
+        if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
         let fields = JSON.object(result.keys.sorted().map { ($0, RESTCodec.encode(result[$0]!)) })
-        pairs.append(("result", .object([("aggregateFields", fields)])))
-        pairs.append(("readTime", .string(readTime.rfc3339)))
-        return .ok(.array([.object(pairs)]))
+        out.append(.object([("result", .object([("aggregateFields", fields)])), ("readTime", .string(readTime.rfc3339)), ("done", .bool(true))]))
+        return .ok(.array(out))
     }
 
     func listCollectionIds(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {

@@ -28,12 +28,11 @@ package struct FirestoreRESTService: Sendable {
         if r.path == "/" || r.path.isEmpty {
             return RESTReply(status: 200, body: .text("Ok\n"))
         }
+        let identity = try RESTIdentity.decode(r.authorization)
         if r.path.hasPrefix("/emulator/v1/") {
             return try await emulatorRoute(r)
         }
-        guard r.path.hasPrefix("/v1/") else {
-            throw FirestoreError(.notFound, "No such endpoint: \(r.method) \(r.path). Firestore's REST API lives under /v1/projects/{project}/databases/{database}/documents.")
-        }
+        guard r.path.hasPrefix("/v1/projects/") else { throw Self.noEndpoint(r) }
         var name = String(r.path.dropFirst(4))
         var verb: String?
         if let colon = name.lastIndex(of: ":") {
@@ -41,45 +40,68 @@ package struct FirestoreRESTService: Sendable {
             if Self.rootVerbs.contains(candidate) || Self.documentVerbs.contains(candidate) {
                 verb = candidate
                 name = String(name[..<colon])
+            } else if !candidate.contains("/") && name[..<colon].hasSuffix("/documents") {
+                throw Self.noEndpoint(r)
             }
         }
-        while name.hasSuffix("/") { name.removeLast() }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[2] == "databases", parts[4] == "documents" else { throw Self.noEndpoint(r) }
+        let trailingSlash = name.hasSuffix("/")
+        if trailingSlash {
+            // `…/documents/` lists every root-level document; elsewhere a trailing slash is invalid.
+            guard parts.count == 6, r.method == "GET", verb == nil else {
+                throw .invalidArgument("Document name \"\(name)\" has invalid trailing \"/\".")
+            }
+            name.removeLast()
+        }
         let (db, path) = try DatabaseID.parse(resourceName: name)
         try validateDatabaseID(db)
         try PathValidation.validate(path: path, name: name)
         if let verb {
+            guard r.method == "POST" else { throw Self.noEndpoint(r) }
             if !path.isRoot {
-                guard Self.documentVerbs.contains(verb), path.isDocument else {
-                    throw .invalidArgument("Method \(verb) is not available on \(name).")
-                }
+                guard Self.documentVerbs.contains(verb) else { throw Self.noEndpoint(r) }
+                guard path.isDocument else { throw Self.parentNotDocument(name) }
             }
-            guard r.method == "POST" else {
-                throw FirestoreError(.notFound, "\(verb) must be called with POST.")
-            }
-            return try await handleVerb(verb, db: db, parent: path, request: r)
+            return try await handleVerb(verb, db: db, parent: path, identity: identity, request: r)
         }
+        if trailingSlash { return try await listDocuments(db, parent: .root, collectionID: "", identity: identity, r) }
         switch (r.method, path.isDocument) {
         case ("GET", true): return try await getDocument(db, path, r)
-        case ("GET", false) where !path.isRoot: return try await listDocuments(db, collection: path, r)
+        case ("GET", false) where !path.isRoot:
+            return try await listDocuments(db, parent: path.parent, collectionID: path.lastSegment, identity: identity, r)
         case ("POST", false) where !path.isRoot: return try await createDocument(db, collection: path, r)
+        case ("POST", true): throw Self.parentNotDocument(db.name(of: path.parent))
         case ("PATCH", true): return try await patchDocument(db, path, r)
         case ("DELETE", true): return try await deleteDocument(db, path, r)
         default:
-            throw FirestoreError(.notFound, "No such endpoint: \(r.method) \(r.path).")
+            throw Self.noEndpoint(r)
         }
     }
 
-    func handleVerb(_ verb: String, db: DatabaseID, parent: ResourcePath, request r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    static func noEndpoint(_ r: RESTRequest) -> FirestoreError {
+        FirestoreError(.notFound, "Not Found: no endpoint for \(r.method) \(r.path). Firestore's REST API lives under /v1/projects/{project}/databases/{database}/documents.")
+    }
+
+    static func parentNotDocument(_ name: String) -> FirestoreError {
+        .invalidArgument("Document parent name \"\(name)\" lacks \"/\" at index \(name.utf8.count): the parent must be a document, not a collection.")
+    }
+
+    func handleVerb(_ verb: String, db: DatabaseID, parent: ResourcePath, identity: Identity, request r: RESTRequest) async throws(FirestoreError) -> RESTReply {
         let body = try r.json()
         switch verb {
         case "batchGet": return try await batchGet(db, body)
         case "beginTransaction": return try beginTransaction(db, body)
         case "commit": return try await commit(db, body)
         case "rollback": return try rollback(db, body)
-        case "batchWrite": return try await batchWrite(db, body)
+        case "batchWrite":
+            try identity.requireAdmin("Batch writes")
+            return try await batchWrite(db, body)
         case "runQuery": return try await runQuery(db, parent: parent, body)
         case "runAggregationQuery": return try await runAggregationQuery(db, parent: parent, body)
-        case "listCollectionIds": return try await listCollectionIds(db, parent: parent, body)
+        case "listCollectionIds":
+            try identity.requireAdmin("Metadata operations")
+            return try await listCollectionIds(db, parent: parent, body)
         default: return try await partitionQuery(db, parent: parent, body)
         }
     }
@@ -125,15 +147,20 @@ package struct FirestoreRESTService: Sendable {
         if let id = try Self.transactionID(transaction, at: "transaction") { return (.transaction(id), nil) }
         if let rt = readTime { return (.readTime(try RESTCodec.decodeTimestamp(rt, at: "read_time")), nil) }
         if let nt = newTransaction {
-            let mode = try Self.transactionMode(nt)
+            let mode = try Self.transactionMode(nt, defaultMode: .readOnly(readTime: nil))
             let id = try engine.beginTransaction(db, mode: mode)
             return (.transaction(id), id)
         }
         return (.current, nil)
     }
 
-    static func transactionMode(_ json: JSON) throws(FirestoreError) -> TransactionMode {
+    /// Transaction options; with neither mode set, `defaultMode` (the emulator makes a bare
+    /// `newTransaction: {}` read-only).
+    static func transactionMode(_ json: JSON, defaultMode: TransactionMode = .readWrite(retrying: nil)) throws(FirestoreError) -> TransactionMode {
         try RESTCodec.checkKeys(json, ["readOnly", "readWrite"], at: "options")
+        if RESTCodec.field(json, "readOnly") != nil && RESTCodec.field(json, "readWrite") != nil {
+            throw .invalidArgument("Payload isn't valid for request: transaction options may set only one of readOnly and readWrite.")
+        }
         if let ro = RESTCodec.field(json, "readOnly") {
             try RESTCodec.checkKeys(ro, ["readTime"], at: "options.read_only")
             let t = try RESTCodec.field(ro, "readTime").map { j throws(FirestoreError) in try RESTCodec.decodeTimestamp(j, at: "options.read_only.read_time") }
@@ -143,6 +170,6 @@ package struct FirestoreRESTService: Sendable {
             try RESTCodec.checkKeys(rw, ["retryTransaction"], at: "options.read_write")
             return .readWrite(retrying: try transactionID(RESTCodec.field(rw, "retryTransaction"), at: "options.read_write.retry_transaction"))
         }
-        return .readWrite(retrying: nil)
+        return defaultMode
     }
 }

@@ -62,12 +62,7 @@ extension RESTCodec {
         let offset = try json["offset"].map { j throws(FirestoreError) in Int(try decodeInt32(j, at: "\(at).offset")) } ?? 0
         var limit: Int?
         if let l = json["limit"] {
-            if case .object = l {
-                try checkKeys(l, ["value"], at: "\(at).limit")
-                limit = try l["value"].map { j throws(FirestoreError) in Int(try decodeInt32(j, at: "\(at).limit.value")) } ?? 0
-            } else {
-                limit = Int(try decodeInt32(l, at: "\(at).limit"))
-            }
+            limit = Int(try decodeInt32(l, at: "\(at).limit"))
         }
         return StructuredQuery(select: select, from: from, filter: filter, orderBy: orderBy,
                                startAt: startAt, endAt: endAt, offset: offset, limit: limit)

@@ -61,8 +61,12 @@ package enum RESTCodec {
             if case .number("0") = v { return .null }
             throw bad("\(at).null_value", "\(v.serialized) is not a null value.")
         case "booleanValue":
-            guard case .bool(let b) = v else { throw bad("\(at).boolean_value", "(TYPE_BOOL), \(v.serialized)") }
-            return .boolean(b)
+            switch v {
+            case .bool(let b): return .boolean(b)
+            case .string("true"): return .boolean(true)
+            case .string("false"): return .boolean(false)
+            default: throw bad("\(at).boolean_value", "(TYPE_BOOL), \(v.serialized)")
+            }
         case "integerValue":
             return .integer(try decodeInt64(v, at: "\(at).integer_value"))
         case "doubleValue":
@@ -106,15 +110,19 @@ package enum RESTCodec {
         return out
     }
 
+    /// Protobuf JSON int64: a string or number holding an integral value (`"7"`, `"+7"`, `"1.0"`, `1e3`).
     static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
+        let text: String
         switch v {
-        case .string(let s), .number(let s):
-            if let i = Int64(s) { return i }
-            if case .number = v, let d = Double(s), d == d.rounded(), abs(d) < 9.2e18 { return Int64(d) }
-            throw bad(at, "(TYPE_INT64), \(v.serialized)")
-        default:
-            throw bad(at, "(TYPE_INT64), \(v.serialized)")
+        case .string(let s), .number(let s): text = s
+        default: throw bad(at, "(TYPE_INT64), \(v.serialized)")
         }
+        if let i = Int64(text) { return i }
+        let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
+        if !digits.hasPrefix("+"), let i = Int64(digits) { return i }
+        let isNumeric = !digits.isEmpty && digits.allSatisfy { "0123456789.eE+-".contains($0) }
+        if isNumeric, let d = Double(digits), d.isFinite, d == d.rounded(), abs(d) < 9.2e18 { return Int64(d) }
+        throw bad(at, "(TYPE_INT64), \(v.serialized)")
     }
 
     static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
@@ -123,16 +131,19 @@ package enum RESTCodec {
         return r
     }
 
+    /// Protobuf JSON double: a number, a numeric string, or "NaN", "Infinity", "-Infinity".
     static func decodeDouble(_ v: JSON, at: String) throws(FirestoreError) -> Double {
         switch v {
         case .number(let s):
-            if let d = Double(s) { return d }
+            if let d = Double(s), d.isFinite { return d }
         case .string(let s):
             switch s {
             case "NaN": return .nan
             case "Infinity": return .infinity
             case "-Infinity": return -.infinity
-            default: if let d = Double(s), !s.isEmpty, s.lowercased() != "nan", !s.lowercased().contains("inf") { return d }
+            default:
+                let isNumeric = !s.isEmpty && s.allSatisfy { "0123456789.eE+-".contains($0) }
+                if isNumeric, let d = Double(s), d.isFinite { return d }
             }
         default:
             break
@@ -170,7 +181,11 @@ package enum RESTCodec {
         case .bytes(let b): return .object([("bytesValue", .string(Data(b).base64EncodedString()))])
         case .reference(let r): return .object([("referenceValue", .string(r))])
         case .geoPoint(let lat, let lng):
-            return .object([("geoPointValue", .object([("latitude", encodeDouble(lat)), ("longitude", encodeDouble(lng))]))])
+            // Protobuf JSON leaves out fields at their default (0).
+            var pairs: [(String, JSON)] = []
+            if lat != 0 || lat.sign == .minus { pairs.append(("latitude", encodeDouble(lat))) }
+            if lng != 0 || lng.sign == .minus { pairs.append(("longitude", encodeDouble(lng))) }
+            return .object([("geoPointValue", .object(pairs))])
         case .array(let a):
             return .object([("arrayValue", a.isEmpty ? .object([]) : .object([("values", .array(a.map(encode)))]))])
         case .map(let m):
@@ -185,7 +200,7 @@ package enum RESTCodec {
     static func encodeDouble(_ d: Double) -> JSON {
         if d.isNaN { return .string("NaN") }
         if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
-        if d == d.rounded(), abs(d) < 1e16 { return .number(d == 0 && d.sign == .minus ? "-0" : String(Int64(d))) }
+        if d == d.rounded(), abs(d) < 1e16 { return .number(String(Int64(d)) + ".0") }
         return .number("\(d)")
     }
 

@@ -33,6 +33,7 @@ extension RESTCodec {
             operation = .transform
         }
         if let ut = field(json, "updateTransforms") {
+            if operation == .delete { throw .invalidArgument("a delete must not specify a update transform.") }
             guard case .update = operation else {
                 throw .invalidArgument("update_transforms may only be set on an update write (at '\(at)').")
             }
@@ -68,6 +69,9 @@ extension RESTCodec {
 
     static func decodePrecondition(_ json: JSON, at: String) throws(FirestoreError) -> Precondition? {
         try checkKeys(json, ["exists", "updateTime"], at: at)
+        if json["exists"] != nil && field(json, "updateTime") != nil {
+            throw .invalidArgument("Payload isn't valid for request: current_document may set only one of exists and update_time.")
+        }
         if let e = json["exists"] {
             guard case .bool(let b) = e else { throw bad("\(at).exists", "(TYPE_BOOL), \(e.serialized)") }
             return .exists(b)
@@ -93,7 +97,7 @@ extension RESTCodec {
             let kind: FieldTransform.Kind
             if let s = field(item, "setToServerValue") {
                 guard case .string("REQUEST_TIME") = s else {
-                    throw bad("\(here).set_to_server_value", "only REQUEST_TIME is supported; got \(s.serialized).")
+                    throw .invalidArgument("ServerValue type must be specified for set_to_server_value transformation (only REQUEST_TIME exists); got \(s.serialized).")
                 }
                 kind = .serverTimestamp
             } else if let v = item["increment"] {
@@ -107,7 +111,7 @@ extension RESTCodec {
             } else if let v = field(item, "removeAllFromArray") {
                 kind = .removeAllFromArray(try decodeArray(v, at: "\(here).remove_all_from_array"))
             } else {
-                throw .invalidArgument("A field transform at '\(here)' must set a transformation.")
+                throw .invalidArgument("Operation type must be specified for field transformation.")
             }
             out.append(FieldTransform(fieldPath: path, kind: kind))
         }

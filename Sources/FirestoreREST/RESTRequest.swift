@@ -7,9 +7,12 @@ package struct RESTRequest: Sendable {
     package var path: String
     package var query: [(String, String)]
     package var body: [UInt8]
+    /// The `Authorization` header, if any.
+    package var authorization: String?
 
-    package init(method: String, rawPath: String, rawQuery: String?, body: [UInt8]) {
+    package init(method: String, rawPath: String, rawQuery: String?, body: [UInt8], authorization: String? = nil) {
         self.method = method
+        self.authorization = authorization
         self.path = rawPath.removingPercentEncoding ?? rawPath
         self.body = body
         var q: [(String, String)] = []
@@ -32,7 +35,7 @@ package struct RESTRequest: Sendable {
         do {
             return try JSON.parse(body)
         } catch {
-            throw .invalidArgument("Invalid JSON payload received. \(error).")
+            throw .invalidArgument("Payload isn't valid for request: invalid JSON (\(error)).")
         }
     }
 

@@ -12,7 +12,14 @@ struct QueryPlan {
         var extra: String
 
         init(query: Query) {
-            if !query.allDescendants {
+            if !query.allDescendants && query.collectionID.isEmpty {
+                // Direct children of the parent in every collection: range over the parent's
+                // descendants; the query's own membership check keeps only direct children.
+                let prefix = IndexKey.encode(path: query.parent)
+                column = ""
+                extra = "path_key > ? AND path_key < ?"
+                arguments = [Data(prefix), Data(IndexKey.upperBound(ofPrefix: prefix))]
+            } else if !query.allDescendants {
                 column = "parent"
                 arguments = [query.collectionPath.description]
                 extra = ""

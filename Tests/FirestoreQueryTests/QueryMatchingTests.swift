@@ -46,10 +46,16 @@ struct QueryMatchingTests {
         (.field(n, .notEqual, .integer(1)), ["e", "g", "b", "c", "f"]),
         (.field(n, .notIn, .array([.integer(1), .integer(2)])), ["e", "b", "c", "f"]),
         (.field(n, .notIn, .array([.null])), []),
-        (.field(n, .in, .array([.integer(1), .string("3"), .null])), ["a", "d", "f"]),
+        (.field(n, .equal, .null), []),
+        (.field(n, .equal, .double(.nan)), []),
+        (.field(n, .notEqual, .null), []),
+        (.field(n, .notEqual, .double(.nan)), ["e", "a", "g", "b", "c", "f"]),
+        (.field(n, .lessThan, .null), []),
+        (.field(n, .in, .array([.integer(1), .string("3"), .null])), ["a", "f"]),
         (.field(tags, .arrayContains, "blue"), ["a", "b"]),
         (.field(tags, .arrayContainsAny, .array(["red", "green"])), ["a"]),
-        (.field(s, .equal, .null), ["g"]),
+        (.field(s, .equal, .null), []),
+        (.unary(s, .isNull), ["g"]),
         (.unary(n, .isNull), ["d"]),
         (.unary(n, .isNaN), ["e"]),
         (.unary(n, .isNotNull), ["e", "a", "g", "b", "c", "f"]),
@@ -95,13 +101,17 @@ struct QueryMatchingTests {
     }
 
     @Test("invalid queries are rejected as Firestore does", arguments: [
-        StructuredQuery(from: [], filter: nil),
+        StructuredQuery(from: [.init(collectionID: "a"), .init(collectionID: "b")], filter: nil),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .array([]))),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .integer(1))),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .array((0..<31).map { .integer($0) }))),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
             .field(n, .notIn, .array([.integer(1)])), .field(s, .notEqual, "x")])),
-        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .lessThan, .null)),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
+            .field(n, .notEqual, .integer(1)), .field(s, .notEqual, "x")])),
+        StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(.documentName, .descending)]),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
+            .field(tags, .arrayContains, "a"), .field(tags, .arrayContainsAny, .array(["b"]))])),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .field(.documentName, .equal, "a")),
         StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(n)], startAt: .init(values: [.integer(1), "a", "b"], before: true)),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [

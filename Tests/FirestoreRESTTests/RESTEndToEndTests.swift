@@ -85,6 +85,8 @@ struct RESTEndToEndTests {
         #expect(fields?["total"]?["integerValue"] == "45")
         let (_, ids) = try await server.json("POST", Self.docs + ":listCollectionIds", "{}")
         #expect((ids as? [String: Any])?["collectionIds"] as? [String] == ["tasks"])
+        let (denied, _) = try await server.json("POST", Self.docs + ":listCollectionIds", "{}", authorization: nil)
+        #expect(denied == 403)
     }
 
     @Test("bad input gets Google's error shape with the right status", arguments: [
@@ -95,6 +97,8 @@ struct RESTEndToEndTests {
         ("POST", ":runQuery", #"{"structuredQuery":{"from":[{"collectionId":"c"}],"where":{"fieldFilter":{"field":{"fieldPath":"a"},"op":"IN","value":{"arrayValue":{}}}}}}"#, 400, "INVALID_ARGUMENT"),
         ("GET", "/c/missing", nil, 404, "NOT_FOUND"),
         ("POST", ":rollback", #"{"transaction":"AAAA"}"#, 400, "INVALID_ARGUMENT"),
+        ("POST", "/c/d", "{}", 400, "INVALID_ARGUMENT"),
+        ("GET", "/c/d:nonsense", nil, 404, "NOT_FOUND"),
     ] as [(String, String, String?, Int, String)])
     func errors(method: String, path: String, body: String?, status: Int, code: String) async throws {
         let server = try await TestServer.start()
@@ -136,5 +140,16 @@ struct RESTEndToEndTests {
         let (status, body) = try await server.send("POST", Self.docs + ":commit", #"{"writes":[\#(write)],"transaction":"\#(t2)"}"#)
         #expect(status == 409)
         #expect(body.contains("ABORTED"))
+    }
+
+    @Test("identity: a malformed bearer token is INVALID_ARGUMENT; a JWT with any algorithm is accepted")
+    func identity() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        #expect(try await server.send("GET", Self.docs + "/c/x", authorization: "Bearer nope").0 == 400)
+        // {"alg":"none"}.{"sub":"alice","user_id":"alice"}.
+        let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSIsInVzZXJfaWQiOiJhbGljZSJ9."
+        #expect(try await server.send("GET", Self.docs + "/c/x", authorization: "Bearer " + jwt).0 == 404)
+        #expect(try await server.send("GET", Self.docs + "/c/x", authorization: nil).0 == 404)
     }
 }

@@ -28,9 +28,11 @@ final class TestServer: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// Sends a request and returns the status and the body text.
-    func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, String) {
+    /// Requests are sent as the admin SDKs send them (`Bearer owner`) unless `authorization` says otherwise.
+    func send(_ method: String, _ path: String, _ body: String? = nil, authorization: String? = "Bearer owner") async throws -> (Int, String) {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -40,8 +42,8 @@ final class TestServer: Sendable {
     }
 
     /// Sends a request and parses the JSON answer.
-    func json(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, Any) {
-        let (status, text) = try await send(method, path, body)
+    func json(_ method: String, _ path: String, _ body: String? = nil, authorization: String? = "Bearer owner") async throws -> (Int, Any) {
+        let (status, text) = try await send(method, path, body, authorization: authorization)
         return (status, try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
     }
 }

@@ -53,7 +53,7 @@ struct ValueFixtureTests {
     @Test("malformed values are INVALID_ARGUMENT naming the field", arguments: [
         #"{"integerValue": "12x"}"#, #"{"integerValue": "9223372036854775808"}"#, #"{"doubleValue": "nan"}"#,
         #"{"timestampValue": "yesterday"}"#, #"{"timestampValue": "10000-01-01T00:00:00Z"}"#, #"{"bytesValue": "!!"}"#,
-        #"{}"#, #"{"stringValue": "a", "integerValue": "1"}"#, #"{"bogusValue": 1}"#, #"{"booleanValue": "true"}"#,
+        #"{}"#, #"{"stringValue": "a", "integerValue": "1"}"#, #"{"bogusValue": 1}"#, #"{"booleanValue": "yes"}"#, #"{"doubleValue": 1e999}"#,
         #"{"arrayValue": {"values": [{"nope": 1}]}}"#,
     ])
     func malformed(text: String) throws {
