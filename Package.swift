@@ -22,6 +22,7 @@ let package = Package(
     targets: [
         .target(name: "FirestoreModel", swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .target(name: "SecurityRules", swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
             dependencies: ["FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
@@ -59,6 +60,7 @@ let package = Package(
         ),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery"], swiftSettings: settings),
+        .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: settings),
         .testTarget(

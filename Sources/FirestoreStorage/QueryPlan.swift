@@ -54,7 +54,8 @@ struct QueryPlan {
 
     var sql: String
     var arguments: StatementArguments
-    /// Whether rows come from the field index (column 4 then holds the ordered value's key).
+    /// Whether rows come from the field index: (document id, ordered value's key), with the
+    /// document loaded separately; otherwise rows are whole documents.
     var drivesByField: Bool
 
     init(query: Query) {
@@ -101,8 +102,9 @@ struct QueryPlan {
                 conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.doc = f.doc AND e.field = ? AND e.value = ?)")
                 args += [field, value]
             }
+            // Only index columns here: each candidate's document is loaded after the probes pass.
             sql = """
-                SELECT \(StoreSession.columns), f.value FROM field_entry f JOIN document d ON d.id = f.doc
+                SELECT f.doc, f.value FROM field_entry f
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.value \(direction), f.path_key \(direction)
                 """
             arguments = args

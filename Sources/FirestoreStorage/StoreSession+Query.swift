@@ -17,10 +17,18 @@ extension StoreSession {
         var collected: [Document] = []
         var lastOrderKey: Data?
         let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: plan.arguments)
+        let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
         while let row = try cursor.next() {
-            let orderKey: Data? = plan.drivesByField ? row[4] : nil
+            let orderKey: Data? = plan.drivesByField ? row[1] : nil
             if let needed, collected.count >= needed, orderKey == nil || orderKey != lastOrderKey { break }
-            let document = try Self.document(from: row)
+            let document: Document
+            if plan.drivesByField {
+                let id: Int64 = row[0]
+                guard let docRow = try Row.fetchOne(load, arguments: [id]) else { continue }
+                document = try Self.document(from: docRow)
+            } else {
+                document = try Self.document(from: row)
+            }
             guard query.matches(document) else { continue }
             collected.append(document)
             lastOrderKey = orderKey

@@ -47,7 +47,7 @@ package struct AllowStatementInfo: Sendable, Hashable, CustomStringConvertible {
     /// The file name.
     package let fileName: String
     /// Where the statement starts.
-    package let location: SourceLocation
+    package let location: LineColumn
     /// The statement's methods as written.
     package let methods: [String]
     /// The condition's source text, or nil for an unconditional allow.
@@ -84,7 +84,7 @@ package struct FailedCondition: Sendable, CustomStringConvertible {
     /// The file name.
     package let fileName: String
     /// Where it is.
-    package let location: SourceLocation
+    package let location: LineColumn
     /// The error when it failed with one; nil when it was simply false (or not a boolean).
     package let error: RuleError?
     /// What it evaluated to: `false`, or the value when not a boolean.

@@ -69,8 +69,8 @@ package struct Ruleset: Sendable {
     }
 
     /// The file name and location of a range.
-    func place(of range: SourceRange) -> (fileName: String, location: SourceLocation) {
-        guard sources.indices.contains(range.file) else { return ("", SourceLocation(line: 1, column: 1)) }
+    func place(of range: SourceRange) -> (fileName: String, location: LineColumn) {
+        guard sources.indices.contains(range.file) else { return ("", LineColumn(line: 1, column: 1)) }
         return (sources[range.file].name, sources[range.file].location(of: range.start))
     }
 }

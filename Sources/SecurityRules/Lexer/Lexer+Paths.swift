@@ -60,7 +60,9 @@ extension Lexer {
         while let scalar = peek() {
             if scalar.properties.isWhitespace { break }
             if scalar == "{" {
-                guard previous == "/" else { break }
+                // `/{name}` is a wildcard; `x{name}` (no space) is a malformed segment kept in
+                // the path so the parser can report it; otherwise the brace opens the block.
+                guard previous == "/" || closesBeforeWhitespace() else { break }
                 while let inner = peek(), inner != "}", !inner.properties.isWhitespace { advance() }
                 if peek() == "}" { advance() }
                 previous = "}"
@@ -70,6 +72,18 @@ extension Lexer {
             advance()
         }
         return source.text(in: range(from: start))
+    }
+}
+
+extension Lexer {
+    /// Whether the `{` at the current position is closed by a `}` before any whitespace.
+    fileprivate func closesBeforeWhitespace() -> Bool {
+        var offset = 1
+        while let scalar = peek(offset), !scalar.properties.isWhitespace, scalar != "{" {
+            if scalar == "}" { return true }
+            offset += 1
+        }
+        return false
     }
 }
 

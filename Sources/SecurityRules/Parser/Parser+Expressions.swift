@@ -15,11 +15,13 @@ extension Parser {
         return parseConditional()
     }
 
-    /// Wraps a finished node, rejecting trees deeper than the limit.
+    /// Wraps a finished node, rejecting trees deeper than the limit (and muting diagnostics
+    /// for the rest of the statement, so a long chain is reported once).
     private func finish(_ kind: Expr.Kind, _ range: SourceRange) -> Expr {
         let expr = makeExpr(kind, range)
         guard expr.height <= Self.maxExpressionHeight else {
             sink.error("expression is nested too deeply (more than \(Self.maxExpressionHeight) levels)", at: range)
+            sink.isMuted = true
             return makeExpr(.invalid, range)
         }
         return expr
@@ -86,6 +88,8 @@ extension Parser {
             depth += 1
             guard depth <= Self.maxExpressionHeight else {
                 sink.error("expression is nested too deeply (more than \(Self.maxExpressionHeight) levels)", at: current.range)
+                sink.isMuted = true
+                skipToStatementEnd()
                 return makeExpr(.invalid, start)
             }
             operators.append(next)
@@ -186,7 +190,9 @@ extension Parser {
             advance()
             let inner = parseExpression()
             expect(.rightParen, "to close the parenthesis")
-            return inner
+            // Keep the node, but let its range include the parentheses so that source text
+            // quoted in diagnostics and explanations stays balanced.
+            return Expr(id: inner.id, range: token.range.extended(to: previousRange), kind: inner.kind)
         case .punctuation(.leftBracket):
             advance()
             var values: [Expr] = []
@@ -210,6 +216,7 @@ extension Parser {
             return finish(.map(entries), token.range.extended(to: previousRange))
         default:
             sink.error("expected an expression, found \(describe(token.kind))", at: token.range)
+            sink.isMuted = true
             if !check(.semicolon), !check(.rightBrace), !check(.rightParen), !check(.rightBracket) { advance() }
             return makeExpr(.invalid, token.range)
         }

@@ -182,7 +182,10 @@ extension Parser {
         var parameters: [(name: String, range: SourceRange)] = []
         if !check(.rightParen) {
             repeat {
-                guard let parameter = expectIdentifier("a parameter name") else { break }
+                guard let parameter = expectIdentifier("a parameter name") else {
+                    synchronize()
+                    return nil
+                }
                 parameters.append(parameter)
             } while accept(.comma)
         }

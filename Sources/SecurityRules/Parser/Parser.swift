@@ -24,7 +24,10 @@ struct Parser {
         self.context = context
         self.source = source
         self.fileIndex = fileIndex
-        self.tokens = tokens.isEmpty ? [Token(kind: .endOfFile, range: SourceRange(file: fileIndex, start: 0, end: 0))] : tokens
+        // Unreadable text already has a lexer diagnostic; the parser skips it rather than
+        // reporting it a second time.
+        let readable = tokens.filter { if case .invalid = $0.kind { false } else { true } }
+        self.tokens = readable.isEmpty ? [Token(kind: .endOfFile, range: SourceRange(file: fileIndex, start: 0, end: 0))] : readable
     }
 
     /// Lexes and parses one file.

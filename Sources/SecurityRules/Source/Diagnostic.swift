@@ -17,12 +17,12 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The file name, as given in ``RulesSource/name``.
     package let fileName: String
     /// Where the problem starts.
-    package let location: SourceLocation
+    package let location: LineColumn
     /// The span the caret line underlines.
     package let range: SourceRange
 
     /// Creates a diagnostic.
-    package init(severity: Severity, message: String, fileName: String, location: SourceLocation, range: SourceRange) {
+    package init(severity: Severity, message: String, fileName: String, location: LineColumn, range: SourceRange) {
         self.severity = severity
         self.message = message
         self.fileName = fileName

@@ -26,7 +26,7 @@ package struct RulesSource: Sendable, Hashable {
     }
 
     /// The 1-based line and column of a scalar offset.
-    package func location(of offset: Int) -> SourceLocation {
+    package func location(of offset: Int) -> LineColumn {
         let clamped = max(0, min(offset, scalars.count))
         var low = 0
         var high = lineStarts.count - 1
@@ -34,7 +34,7 @@ package struct RulesSource: Sendable, Hashable {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= clamped { low = mid } else { high = mid - 1 }
         }
-        return SourceLocation(line: low + 1, column: clamped - lineStarts[low] + 1)
+        return LineColumn(line: low + 1, column: clamped - lineStarts[low] + 1)
     }
 
     /// The text of a 1-based line without its line break, or an empty string past the end.

@@ -1,5 +1,5 @@
 /// A 1-based line and column in a rules file; columns count Unicode scalars.
-package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct LineColumn: Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line.
     package let line: Int
     /// The 1-based column.

@@ -27,7 +27,7 @@ package struct RuleDuration: Sendable, Hashable, Comparable, CustomStringConvert
             total += 1
             rest -= Self.nanosPerSecond
         }
-        guard abs(total) <= Self.maxSeconds else { return nil }
+        guard total.magnitude <= UInt64(Self.maxSeconds) else { return nil }
         self.seconds = total
         self.nanos = Int32(rest)
     }

@@ -9,8 +9,9 @@ import Foundation
 /// - `tokens`: lex the input; one token per line as `line:col kind`.
 /// - `parse`: parse the input as a rules file; the outline, then any diagnostics.
 /// - `parse-expr`: parse the input as an expression; its s-expression, then any diagnostics.
-/// - `compile [name=<file>] [service=<service>]`: compile the input; `ok` or diagnostics with
-///   carets. The ruleset is kept for `decide`.
+/// - `compile [name=<file>] [file=<repository path>] [service=<service>]`: compile the input
+///   (or the named repository file); `ok` or diagnostics with carets. The ruleset is kept for
+///   `decide`.
 /// - `vars`: lines `name = expression` (indented lines continue the previous one); sets
 ///   variables for later `eval` and `decide` blocks.
 /// - `eval`: evaluate the input expression with the variables; the value or `error: …`.
@@ -69,7 +70,15 @@ final class GoldenscriptRunner {
 
     private func compile(_ text: String, arguments: [String]) -> [String] {
         let options = Self.options(arguments)
-        let source = RulesSource(name: options["name"] ?? "firestore.rules", text: text)
+        var text = text
+        var name = options["name"] ?? "firestore.rules"
+        if let file = options["file"] {
+            let url = Fixtures.repositoryRoot.appendingPathComponent(file)
+            guard let contents = try? String(contentsOf: url, encoding: .utf8) else { return ["cannot read \(file)"] }
+            text = contents
+            name = url.lastPathComponent
+        }
+        let source = RulesSource(name: name, text: text)
         let compilation = Ruleset.compile(files: [source], expectedService: options["service"].flatMap(RulesService.init(rawValue:)))
         ruleset = compilation.ruleset
         coverage = RulesCoverage()
@@ -162,14 +171,11 @@ final class GoldenscriptRunner {
 
     private func coverageReport() -> [String] {
         guard let ruleset else { return ["no ruleset compiled"] }
-        return ruleset.nodes.values
-            .sorted { ($0.range.file, $0.range.start, -$0.range.end) < ($1.range.file, $1.range.start, -$1.range.end) }
-            .map { expr in
-                let counts = coverage.counts[expr.id] ?? RulesCoverage.Counts()
-                let place = ruleset.place(of: expr.range)
-                return "\(place.location) `\(ruleset.text(of: expr))` true=\(counts.trueCount) false=\(counts.falseCount) "
-                    + "value=\(counts.valueCount) error=\(counts.errorCount)"
-            }
+        return ruleset.expressionSites.map { site in
+            let counts = coverage.counts[site.id] ?? RulesCoverage.Counts()
+            return "\(site.location) `\(site.text)` true=\(counts.trueCount) false=\(counts.falseCount) "
+                + "value=\(counts.valueCount) error=\(counts.errorCount)"
+        }
     }
 
     static func options(_ arguments: [String]) -> [String: String] {

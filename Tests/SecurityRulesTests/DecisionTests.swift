@@ -1,0 +1,123 @@
+import Testing
+@testable import SecurityRules
+
+/// The decision API as the Firestore and Storage engines use it.
+@Suite("Decisions")
+struct DecisionTests {
+    static let rules = """
+    rules_version = '2';
+    service cloud.firestore {
+      match /databases/{database}/documents {
+        match /groups/{group} {
+          allow read: if exists(/databases/$(database)/documents/groups/$(group)/members/$(request.auth.uid));
+          allow write: if get(/databases/$(database)/documents/config/app).data.open == true;
+        }
+      }
+    }
+    """
+
+    static func ruleset() throws -> Ruleset {
+        try #require(Ruleset.compile(files: [RulesSource(name: "firestore.rules", text: rules)]).ruleset)
+    }
+
+    static func path(_ text: String) -> [String] {
+        text.split(separator: "/").map(String.init)
+    }
+
+    struct CountingSource: RulesDataSource {
+        let documents: [RulePath: RuleValue]
+        func resource(at path: RulePath) throws -> RuleValue? { documents[path] }
+    }
+
+    struct FailingSource: RulesDataSource {
+        struct Unavailable: Error, CustomStringConvertible {
+            var description: String { "storage unavailable" }
+        }
+        func resource(at path: RulePath) throws -> RuleValue? { throw Unavailable() }
+    }
+
+    @Test("a granting decision names its statement and bindings")
+    func granted() throws {
+        let member = RulePath(parsing: "databases/(default)/documents/groups/g1/members/alice")
+        let request = RulesRequest(method: .get, path: Self.path("databases/(default)/documents/groups/g1"),
+                                   variables: ["request": .map(["auth": .map(["uid": .string("alice")])])])
+        let decision = try Self.ruleset().decision(for: request, dataSource: CountingSource(documents: [member: .map([:])]))
+        #expect(decision.isAllowed)
+        #expect(decision.grantedBy?.location == LineColumn(line: 5, column: 7))
+        #expect(decision.grantedBy?.matchPath == "/databases/{database}/documents/groups/{group}")
+        #expect(decision.attempts.first?.bindings == ["database": .string("(default)"), "group": .string("g1")])
+        #expect(decision.expressionsEvaluated > 0)
+    }
+
+    @Test("a data source that throws makes the lookup an error value, which denies")
+    func failingSource() throws {
+        let request = RulesRequest(method: .update, path: Self.path("databases/(default)/documents/groups/g1"))
+        let decision = try Self.ruleset().decision(for: request, dataSource: FailingSource())
+        #expect(!decision.isAllowed)
+        #expect(decision.attempts.first?.failures.first?.error?.message
+            == "Lookup of /databases/(default)/documents/config/app failed: storage unavailable")
+    }
+
+    @Test("a batch shares one ledger: lookups of the same path count once")
+    func sharedLedger() throws {
+        let ruleset = try Self.ruleset()
+        let config = RulePath(parsing: "databases/(default)/documents/config/app")
+        let source = CountingSource(documents: [config: .map(["data": .map(["open": .bool(true)])])])
+        var ledger = RulesLookupLedger(limit: RulesLookupLedger.batchLimit)
+        for group in ["g1", "g2", "g3"] {
+            let request = RulesRequest(method: .create, path: Self.path("databases/(default)/documents/groups/\(group)"))
+            #expect(ruleset.decision(for: request, dataSource: source, ledger: &ledger).isAllowed)
+        }
+        #expect(ledger.count == 1)
+        #expect(ledger.keys.map(\.description) == ["/databases/(default)/documents/config/app"])
+    }
+
+    @Test("coverage from many decisions merges by node")
+    func coverageMerges() throws {
+        let ruleset = try Self.ruleset()
+        var total = RulesCoverage()
+        for method in [RulesMethod.get, .list, .create] {
+            let request = RulesRequest(method: method, path: Self.path("databases/(default)/documents/groups/g"),
+                                       variables: ["request": .map(["auth": .map(["uid": .string("u")])])])
+            total.merge(ruleset.decision(for: request).coverage)
+        }
+        let counts = total.counts.values
+        #expect(counts.reduce(0) { $0 + $1.falseCount } == 2)
+        #expect(counts.reduce(0) { $0 + $1.errorCount } >= 1)
+    }
+
+    @Test("a ruleset decides concurrently from many tasks")
+    func concurrency() async throws {
+        let ruleset = try Self.ruleset()
+        let allowed = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let member = RulePath(parsing: "databases/(default)/documents/groups/g\(index)/members/u")
+                    let request = RulesRequest(method: .get, path: Self.path("databases/(default)/documents/groups/g\(index)"),
+                                               variables: ["request": .map(["auth": .map(["uid": .string("u")])])])
+                    let source = CountingSource(documents: index.isMultiple(of: 2) ? [member: .map([:])] : [:])
+                    return ruleset.decision(for: request, dataSource: source).isAllowed
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(allowed == 32)
+    }
+
+    @Test("variables the request leaves out are null, extra ones are visible")
+    func variables() throws {
+        let source = RulesSource(name: "t", text: "service cloud.firestore { match /a/{b} { allow read: if resource == null && tenant == 't'; } }")
+        let ruleset = try #require(Ruleset.compile(files: [source], globals: ["request", "resource", "tenant"]).ruleset)
+        #expect(ruleset.decision(for: RulesRequest(method: .get, path: ["a", "b"], variables: ["tenant": .string("t")])).isAllowed)
+        #expect(!ruleset.decision(for: RulesRequest(method: .get, path: ["a", "b"])).isAllowed)
+    }
+
+    @Test("debug() output is collected with its location")
+    func debugOutput() throws {
+        let source = RulesSource(name: "d.rules", text: "service cloud.firestore { match /a/{b} { allow read: if debug(b) == 'x'; } }")
+        let ruleset = try #require(Ruleset.compile(files: [source]).ruleset)
+        let decision = ruleset.decision(for: RulesRequest(method: .get, path: ["a", "x"]))
+        #expect(decision.isAllowed)
+        #expect(decision.debugOutput == ["d.rules:1:57: \"x\""])
+    }
+}
