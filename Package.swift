@@ -30,18 +30,18 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreEngine", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreEngine", "SecurityRules", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST",
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "SecurityRules",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery"], swiftSettings: settings),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
-        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine"], swiftSettings: settings),
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "SecurityRules"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreRESTTests",
             dependencies: ["FirestoreREST", "HearthServer", "FirestoreStorage"],

@@ -161,6 +161,11 @@ func engineLatencies(sizes: [Int]) async throws {
             print("engine (in process, SQLite on disk), 1000 each: point read p50 \(ms(percentile(reads, 0.5))); commit p50 \(ms(percentile(commits, 0.5))) p99 \(ms(percentile(commits, 0.99)))")
         }
     }
+    if let largest = sizes.last {
+        let t0 = monotonicNanos()
+        try await engine.clear(DatabaseID(project: "bench\(largest)"))
+        print("clear a database of \(largest) docs (DELETE /emulator/v1/…/documents): \(ms(Double(monotonicNanos() - t0)))")
+    }
     if let small = medians[sizes.first!], let large = medians[sizes.last!] {
         print(String(format: "query latency ratio %d/%d docs: %.2f", sizes.last!, sizes.first!, large / small))
     }

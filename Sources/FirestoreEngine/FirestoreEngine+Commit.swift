@@ -3,6 +3,7 @@ package import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
 import GRDB
+import SecurityRules
 
 /// The outcome of a commit.
 package struct CommitResult: Sendable, Equatable {
@@ -15,7 +16,8 @@ extension FirestoreEngine {
     ///
     /// Within a read-write transaction, the commit first checks that nothing the transaction
     /// read has changed since; if something has, it fails with ABORTED and writes nothing.
-    package func commit(_ db: DatabaseID, writes: [Write], transaction: [UInt8]? = nil) async throws(FirestoreError) -> CommitResult {
+    package func commit(_ db: DatabaseID, writes: [Write], transaction: [UInt8]? = nil,
+                        identity: Identity = .admin) async throws(FirestoreError) -> CommitResult {
         for w in writes { try validate(w, in: db) }
         try Self.validateSequence(writes, in: db)
         let writes = writes.map(Self.normalized)
@@ -30,6 +32,8 @@ extension FirestoreEngine {
         let clock = self.clock
         let feed = self.feed
         let readSetCopy = readSet
+        let ruleset = gate(identity, db)
+        let isBatch = writes.count > 1 || transaction != nil
         return try await run(db, write: true) { s throws -> CommitResult in
             if let readSetCopy { try Self.validateReadSet(readSetCopy, in: s) }
             let last = try s.meta("last_commit") ?? 0
@@ -40,6 +44,7 @@ extension FirestoreEngine {
             var states: [ResourcePath: Document?] = [:]
             var order: [ResourcePath] = []
             var results: [WriteResult] = []
+            var produced: [Document?] = []
             for write in writes {
                 if originals[write.key] == nil {
                     let doc = try s.document(write.key)
@@ -51,7 +56,12 @@ extension FirestoreEngine {
                 let outcome = try WriteApplier.apply(write, to: current, database: db, commitTime: commitTime)
                 if let doc = outcome.document { try WriteValidator.validateSize(doc, database: db) }
                 states[write.key] = .some(outcome.document)
+                produced.append(outcome.document)
                 results.append(WriteResult(updateTime: commitTime, transformResults: outcome.transformResults))
+            }
+            if let ruleset {
+                try Self.authorizeWrites(self, ruleset, writes: writes, originals: originals, produced: produced, final: states,
+                                         db: db, identity: identity, session: s, commitTime: commitTime, isBatch: isBatch)
             }
             // A write's result carries an update time only when its document exists after the commit.
             for (i, write) in writes.enumerated() where (states[write.key] ?? nil) == nil {
@@ -84,7 +94,7 @@ extension FirestoreEngine {
 
     /// Applies each write on its own; one failing does not stop the others. A request that
     /// writes one document twice, or holds an invalid write, fails as a whole.
-    package func batchWrite(_ db: DatabaseID, writes: [Write]) async throws(FirestoreError) -> [Result<WriteResult, FirestoreError>] {
+    package func batchWrite(_ db: DatabaseID, writes: [Write], identity: Identity = .admin) async throws(FirestoreError) -> [Result<WriteResult, FirestoreError>] {
         var seen = Set<ResourcePath>()
         for w in writes {
             try validate(w, in: db)
@@ -95,7 +105,7 @@ extension FirestoreEngine {
         var out: [Result<WriteResult, FirestoreError>] = []
         for w in writes {
             do {
-                let r = try await commit(db, writes: [w])
+                let r = try await commit(db, writes: [w], identity: identity)
                 out.append(.success(r.writeResults[0]))
             } catch {
                 out.append(.failure(error))

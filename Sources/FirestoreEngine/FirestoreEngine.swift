@@ -3,6 +3,7 @@ package import FirestoreModel
 package import FirestoreQuery
 package import FirestoreStorage
 import Logging
+import SecurityRules
 import Synchronization
 
 /// The Firestore database service: reads, queries, commits and transactions over the stores of
@@ -12,6 +13,8 @@ package final class FirestoreEngine: Sendable {
     package let feed = ChangeFeed()
     package let clock: any EngineClock
     package let ids: any IDGenerator
+    /// The security rules in force, per project.
+    package let rules = RulesRegistry()
     private let transactions = Mutex<[DatabaseID: TransactionRegistry]>([:])
 
     /// How far back reads at a past time may go.
@@ -85,21 +88,41 @@ package final class FirestoreEngine: Sendable {
     }
 
     /// The document at `key`, or nil when missing.
-    package func getDocument(_ db: DatabaseID, key: ResourcePath, consistency: ReadConsistency = .current) async throws(FirestoreError) -> Document? {
+    package func getDocument(_ db: DatabaseID, key: ResourcePath, consistency: ReadConsistency = .current,
+                             identity: Identity = .admin) async throws(FirestoreError) -> Document? {
         let (readTime, txn) = try readTime(for: consistency, in: db)
+        let ruleset = gate(identity, db)
         let doc = try await run(db) { s in
-            try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
+            let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
+            if let ruleset {
+                var source = StoreRulesDataSource(session: s, database: db)
+                source.readTime = readTime?.microseconds
+                var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
+                try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger)
+            }
+            return doc
         }
         if let txn { registry(db).recordRead(txn, key: key, updateTime: doc?.updateTime) }
         return doc
     }
 
     /// Several documents in one consistent snapshot, in the order asked; nil where missing.
-    package func batchGet(_ db: DatabaseID, keys: [ResourcePath], consistency: ReadConsistency = .current) async throws(FirestoreError) -> (documents: [Document?], readTime: Timestamp) {
+    package func batchGet(_ db: DatabaseID, keys: [ResourcePath], consistency: ReadConsistency = .current,
+                          identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document?], readTime: Timestamp) {
         let (readTime, txn) = try readTime(for: consistency, in: db)
         let at = readTime ?? now
+        let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
-            try keys.map { key in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
+            var source = StoreRulesDataSource(session: s, database: db)
+            source.readTime = readTime?.microseconds
+            var ledger = RulesLookupLedger(limit: RulesLookupLedger.batchLimit)
+            return try keys.map { key in
+                let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
+                if let ruleset {
+                    try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger)
+                }
+                return doc
+            }
         }
         if let txn {
             for (k, d) in zip(keys, docs) { registry(db).recordRead(txn, key: k, updateTime: d?.updateTime) }
@@ -108,25 +131,33 @@ package final class FirestoreEngine: Sendable {
     }
 
     /// Runs a query; results are in the query's order, with offset and limit applied.
-    package func runQuery(_ query: Query, consistency: ReadConsistency = .current) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
+    package func runQuery(_ query: Query, consistency: ReadConsistency = .current,
+                          identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
         let db = query.database
         let (readTime, txn) = try readTime(for: consistency, in: db)
         let at = readTime ?? now
+        let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
-            try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query)
+            if let ruleset {
+                var source = StoreRulesDataSource(session: s, database: db)
+                source.readTime = readTime?.microseconds
+                try self.authorizeQuery(ruleset, query, identity: identity, source: source)
+            }
+            return try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query)
         }
         if let txn { registry(db).recordQuery(txn, query: query, results: docs) }
         return (docs, at)
     }
 
     /// Runs an aggregation over a query's results.
-    package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current) async throws(FirestoreError) -> (result: [String: Value], readTime: Timestamp) {
+    package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current,
+                                identity: Identity = .admin) async throws(FirestoreError) -> (result: [String: Value], readTime: Timestamp) {
         var q = query
         if let bound = aggregator.documentBound {
             let cap = Int(clamping: bound)
             q.limit = q.limit.map { min($0, cap) } ?? cap
         }
-        let (docs, readTime) = try await runQuery(q, consistency: consistency)
+        let (docs, readTime) = try await runQuery(q, consistency: consistency, identity: identity)
         return (aggregator.result(over: docs), readTime)
     }
 

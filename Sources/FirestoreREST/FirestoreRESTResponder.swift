@@ -22,6 +22,7 @@ package struct FirestoreRESTResponder: HTTPResponder {
         switch reply.body {
         case .json(let json): return RESTResponse.json(json, status: status)
         case .text(let text): return RESTResponse.text(text, status: status)
+        case .html(let html): return RESTResponse.html(html, status: status)
         }
     }
 }

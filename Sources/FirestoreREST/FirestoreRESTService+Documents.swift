@@ -10,10 +10,10 @@ extension FirestoreRESTService {
         return c
     }
 
-    func getDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    func getDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest, identity: Identity) async throws(FirestoreError) -> RESTReply {
         let mask = try r.mask()
         let consistency = try readConsistency(db, r)
-        guard let doc = try await engine.getDocument(db, key: key, consistency: consistency) else {
+        guard let doc = try await engine.getDocument(db, key: key, consistency: consistency, identity: identity) else {
             throw .notFound("Document (\(db.name(of: key))) not found.")
         }
         return .ok(RESTCodec.encode(doc, database: db, mask: mask))
@@ -46,7 +46,7 @@ extension FirestoreRESTService {
         }
         let structured = StructuredQuery(from: [.init(collectionID: collectionID)], orderBy: orderBy)
         let query = try Query(structured, parent: parent, database: db)
-        var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency).documents.map {
+        var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency, identity: identity).documents.map {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
         }
         if showMissing && !collectionID.isEmpty {
@@ -64,7 +64,7 @@ extension FirestoreRESTService {
         return .ok(.object(pairs))
     }
 
-    func createDocument(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    func createDocument(_ db: DatabaseID, collection: ResourcePath, _ r: RESTRequest, identity: Identity) async throws(FirestoreError) -> RESTReply {
         let body = try r.json()
         try RESTCodec.checkKeys(body, ["name", "fields", "createTime", "updateTime"], at: "document")
         if body["name"] != nil { throw .invalidArgument("document.name must not be set") }
@@ -77,30 +77,30 @@ extension FirestoreRESTService {
         try PathValidation.validate(path: key, name: db.name(of: key))
         let fields = try RESTCodec.decodeFields(body["fields"], at: "document.fields")
         let write = Write(key: key, operation: .update(fields: fields, mask: nil), precondition: .exists(false))
-        _ = try await engine.commit(db, writes: [write])
+        _ = try await engine.commit(db, writes: [write], identity: identity)
         guard let doc = try await engine.getDocument(db, key: key) else {
             throw .internalError("The created document \(db.name(of: key)) could not be read back.")
         }
         return .ok(RESTCodec.encode(doc, database: db, mask: mask))
     }
 
-    func patchDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    func patchDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest, identity: Identity) async throws(FirestoreError) -> RESTReply {
         let body = try r.json()
         try RESTCodec.checkKeys(body, ["name", "fields", "createTime", "updateTime"], at: "document")
         let fields = try RESTCodec.decodeFields(body["fields"], at: "document.fields")
         let updateMask = try r.mask("updateMask.fieldPaths")
         let mask = try r.mask()
         let write = Write(key: key, operation: .update(fields: fields, mask: updateMask), precondition: try Self.precondition(r))
-        _ = try await engine.commit(db, writes: [write])
+        _ = try await engine.commit(db, writes: [write], identity: identity)
         guard let doc = try await engine.getDocument(db, key: key) else {
             throw .internalError("The updated document \(db.name(of: key)) could not be read back.")
         }
         return .ok(RESTCodec.encode(doc, database: db, mask: mask))
     }
 
-    func deleteDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
+    func deleteDocument(_ db: DatabaseID, _ key: ResourcePath, _ r: RESTRequest, identity: Identity) async throws(FirestoreError) -> RESTReply {
         let write = Write(key: key, operation: .delete, precondition: try Self.precondition(r))
-        _ = try await engine.commit(db, writes: [write])
+        _ = try await engine.commit(db, writes: [write], identity: identity)
         return .ok(.object([]))
     }
 

@@ -4,7 +4,7 @@ import FirestoreModel
 import FirestoreQuery
 
 extension FirestoreRESTService {
-    func batchGet(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    func batchGet(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["documents", "mask", "transaction", "newTransaction", "readTime"], at: "")
         // Names in another database are reported missing; repeated names are answered once.
         var keys: [ResourcePath] = []
@@ -21,7 +21,7 @@ extension FirestoreRESTService {
         let mask = try body["mask"].map { j throws(FirestoreError) in try RESTCodec.decodeMask(j, at: "mask") }
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
-        let (docs, readTime) = try await engine.batchGet(db, keys: keys, consistency: c)
+        let (docs, readTime) = try await engine.batchGet(db, keys: keys, consistency: c, identity: identity)
         var out: [JSON] = []
         if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
         for (key, doc) in zip(keys, docs) {
@@ -44,11 +44,11 @@ extension FirestoreRESTService {
         return .ok(.object([("transaction", Self.encodeTransaction(id))]))
     }
 
-    func commit(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    func commit(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "transaction"], at: "")
         let writes = try decodeWrites(db, body["writes"])
         let txn = try Self.transactionID(body["transaction"], at: "transaction")
-        let result = try await engine.commit(db, writes: writes, transaction: txn)
+        let result = try await engine.commit(db, writes: writes, transaction: txn, identity: identity)
         guard !result.writeResults.isEmpty else { return .ok(.object([])) }
         return .ok(.object([
             ("writeResults", .array(result.writeResults.map(RESTCodec.encode))),
@@ -73,10 +73,10 @@ extension FirestoreRESTService {
         return .ok(.object([]))
     }
 
-    func batchWrite(_ db: DatabaseID, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    func batchWrite(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "labels"], at: "")
         let writes = try decodeWrites(db, body["writes"])
-        let results = try await engine.batchWrite(db, writes: writes)
+        let results = try await engine.batchWrite(db, writes: writes, identity: identity)
         if results.isEmpty { return .ok(.object([])) }
         var writeResults: [JSON] = []
         var statuses: [JSON] = []
@@ -99,12 +99,12 @@ extension FirestoreRESTService {
         return try Query(structured, parent: parent, database: db)
     }
 
-    func runQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    func runQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["structuredQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
         let q = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
-        let (docs, readTime) = try await engine.runQuery(q, consistency: c)
+        let (docs, readTime) = try await engine.runQuery(q, consistency: c, identity: identity)
         var out: [JSON] = []
         if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
         let time = JSON.string(readTime.rfc3339)
@@ -121,7 +121,7 @@ extension FirestoreRESTService {
         return .ok(.array(out))
     }
 
-    func runAggregationQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    func runAggregationQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["structuredAggregationQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
         guard let saq = RESTCodec.field(body, "structuredAggregationQuery") else {
             throw .invalidArgument("A structured aggregation query is required.")
@@ -136,7 +136,7 @@ extension FirestoreRESTService {
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
         // Without an inner query there is nothing to aggregate over.
         let (result, readTime) = if let q {
-            try await engine.runAggregation(q, aggregator: aggregator, consistency: c)
+            try await engine.runAggregation(q, aggregator: aggregator, consistency: c, identity: identity)
         } else {
             (aggregator.result(over: []), engine.now)
         }

@@ -67,13 +67,13 @@ package struct FirestoreRESTService: Sendable {
         }
         if trailingSlash { return try await listDocuments(db, parent: .root, collectionID: "", identity: identity, r) }
         switch (r.method, path.isDocument) {
-        case ("GET", true): return try await getDocument(db, path, r)
+        case ("GET", true): return try await getDocument(db, path, r, identity: identity)
         case ("GET", false) where !path.isRoot:
             return try await listDocuments(db, parent: path.parent, collectionID: path.lastSegment, identity: identity, r)
-        case ("POST", false) where !path.isRoot: return try await createDocument(db, collection: path, r)
+        case ("POST", false) where !path.isRoot: return try await createDocument(db, collection: path, r, identity: identity)
         case ("POST", true): throw Self.parentNotDocument(db.name(of: path.parent))
-        case ("PATCH", true): return try await patchDocument(db, path, r)
-        case ("DELETE", true): return try await deleteDocument(db, path, r)
+        case ("PATCH", true): return try await patchDocument(db, path, r, identity: identity)
+        case ("DELETE", true): return try await deleteDocument(db, path, r, identity: identity)
         default:
             throw Self.noEndpoint(r)
         }
@@ -90,15 +90,15 @@ package struct FirestoreRESTService: Sendable {
     func handleVerb(_ verb: String, db: DatabaseID, parent: ResourcePath, identity: Identity, request r: RESTRequest) async throws(FirestoreError) -> RESTReply {
         let body = try r.json()
         switch verb {
-        case "batchGet": return try await batchGet(db, body)
+        case "batchGet": return try await batchGet(db, body, identity: identity)
         case "beginTransaction": return try beginTransaction(db, body)
-        case "commit": return try await commit(db, body)
+        case "commit": return try await commit(db, body, identity: identity)
         case "rollback": return try rollback(db, body)
         case "batchWrite":
             try identity.requireAdmin("Batch writes")
-            return try await batchWrite(db, body)
-        case "runQuery": return try await runQuery(db, parent: parent, body)
-        case "runAggregationQuery": return try await runAggregationQuery(db, parent: parent, body)
+            return try await batchWrite(db, body, identity: identity)
+        case "runQuery": return try await runQuery(db, parent: parent, body, identity: identity)
+        case "runAggregationQuery": return try await runAggregationQuery(db, parent: parent, body, identity: identity)
         case "listCollectionIds":
             try identity.requireAdmin("Metadata operations")
             return try await listCollectionIds(db, parent: parent, body)
@@ -108,6 +108,12 @@ package struct FirestoreRESTService: Sendable {
 
     func emulatorRoute(_ r: RESTRequest) async throws(FirestoreError) -> RESTReply {
         let parts = r.path.split(separator: "/").map(String.init)
+        // emulator v1 projects {p}:{verb}
+        if parts.count == 4, parts[2] == "projects", let colon = parts[3].firstIndex(of: ":") {
+            let project = String(parts[3][..<colon])
+            let verb = String(parts[3][parts[3].index(after: colon)...])
+            return try await rulesRoute(r, project: project, verb: verb)
+        }
         // emulator v1 projects {p} databases {d} documents
         if r.method == "DELETE", parts.count == 7, parts[2] == "projects", parts[4] == "databases", parts[6] == "documents" {
             let db = DatabaseID(project: parts[3], database: parts[5])

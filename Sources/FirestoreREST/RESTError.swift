@@ -41,6 +41,12 @@ package enum RESTResponse {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json.serialized)))
     }
 
+    package static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=UTF-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
     package static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=UTF-8"

@@ -5,6 +5,7 @@ package struct RESTReply: Sendable {
     package enum Body: Sendable {
         case json(JSON)
         case text(String)
+        case html(String)
     }
 
     package var status: Int

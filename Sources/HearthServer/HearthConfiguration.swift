@@ -6,11 +6,14 @@ package struct HearthConfiguration: Sendable {
     package var port: Int
     /// The SQLite data directory; nil keeps everything in memory (`--ephemeral`).
     package var dataDirectory: URL?
+    /// A rules file applied to every project without rules of its own; reloaded when it changes.
+    package var rulesFile: URL?
 
-    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?) {
+    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
+        self.rulesFile = rulesFile
     }
 
     /// The default data directory: `.hearth/` in the working directory.

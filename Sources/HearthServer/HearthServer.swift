@@ -18,7 +18,17 @@ package struct HearthServer: Sendable {
     }
 
     /// Serves until shutdown; `onRunning` receives the bound port (useful with port 0).
-    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
+        var watchTask: Task<Void, Never>?
+        if let rulesFile = configuration.rulesFile {
+            let watcher = RulesFileWatcher(file: rulesFile, registry: engine.rules, report: report)
+            watcher.load()
+            watchTask = Task { await watcher.watch() }
+        } else {
+            report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
+        }
+        defer { watchTask?.cancel() }
         var logger = Logger(label: "hearth")
         logger.logLevel = .warning
         let responder = FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))

@@ -27,12 +27,16 @@ struct Start: AsyncParsableCommand {
     @Flag(help: "Keep all data in memory; nothing is written to disk.")
     var ephemeral = false
 
+    @Option(help: "Security rules file for every project (reloaded when it changes).")
+    var rules: String?
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
         }
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
-        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL)
+        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
+                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL })
         let server = try HearthServer(configuration: config)
         let host = self.host
         try await server.run { port in

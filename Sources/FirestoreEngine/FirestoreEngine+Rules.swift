@@ -1,0 +1,167 @@
+import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import SecurityRules
+
+/// Security-rules enforcement: every client request is decided by the rules of its project;
+/// admin requests and projects without rules are not checked.
+extension FirestoreEngine {
+    /// The ruleset that gates `identity` on `db`, or nil when nothing is checked.
+    func gate(_ identity: Identity, _ db: DatabaseID) -> Ruleset? {
+        identity.isAdmin ? nil : rules.rules(for: db.project)?.ruleset
+    }
+
+    /// `request` as rules see it.
+    static func requestValue(_ identity: Identity, method: RulesMethod, path: RulePath, time: Timestamp,
+                             extra: [String: RuleValue] = [:]) -> RuleValue {
+        var m: [String: RuleValue] = [
+            "auth": RuleValues.auth(identity), "method": .string(method.rawValue),
+            "path": .path(path), "time": RuleValues.timestamp(time),
+        ]
+        for (k, v) in extra { m[k] = v }
+        return .map(m)
+    }
+
+    /// Decides one request; throws PERMISSION_DENIED with the rules' explanation when denied.
+    func enforce(_ ruleset: Ruleset, _ request: RulesRequest, db: DatabaseID, source: StoreRulesDataSource,
+                 ledger: inout RulesLookupLedger) throws(FirestoreError) {
+        let decision = ruleset.decision(for: request, dataSource: source, ledger: &ledger)
+        rules.record(decision.coverage, project: db.project)
+        guard decision.isAllowed else {
+            throw .permissionDenied(Self.denialMessage(decision, request: request))
+        }
+    }
+
+    static func denialMessage(_ decision: RulesDecision, request: RulesRequest) -> String {
+        let explanation = decision.description.split(separator: "\n").dropFirst().joined(separator: "\n")
+        var text = "Missing or insufficient permissions: \(request.method.rawValue) on \(request.pathDescription) was denied."
+        if decision.attempts.isEmpty {
+            text += " No allow statement matches this method and path."
+        }
+        if !explanation.isEmpty { text += "\n" + explanation }
+        return text
+    }
+
+    /// Checks a single-document read (`get`).
+    func authorizeGet(_ ruleset: Ruleset, key: ResourcePath, document: Document?, db: DatabaseID, identity: Identity,
+                      source: StoreRulesDataSource, ledger: inout RulesLookupLedger) throws(FirestoreError) {
+        let path = RuleValues.path(of: key, in: db)
+        let request = RulesRequest(method: .get, path: path.segments, variables: [
+            "request": Self.requestValue(identity, method: .get, path: path, time: now),
+            "resource": document.map { RuleValues.resource($0, in: db) } ?? .null,
+        ])
+        try enforce(ruleset, request, db: db, source: source, ledger: &ledger)
+    }
+
+    /// Checks a query (`list`). Rules are not filters: the list rule must hold for every
+    /// document the query could return, which is judged from the query's constraints. Each
+    /// disjunct of the filter yields candidate resources whose `data` holds exactly the values
+    /// the query pins with equality (`==`, one per `in` element); every other field, and the
+    /// document ID, is unknown, so a rule that depends on them errors and denies.
+    func authorizeQuery(_ ruleset: Ruleset, _ query: Query, identity: Identity, source: StoreRulesDataSource) throws(FirestoreError) {
+        let db = query.database
+        var elements: [RulesRequest.PathElement] = ["databases", db.database, "documents"].map { .segment($0) }
+        if query.allDescendants {
+            elements += query.parent.segments.map { .segment($0) } + [.unknownRun]
+            elements += query.collectionID.isEmpty ? [.unknownSegment] : [.segment(query.collectionID)]
+        } else {
+            elements += query.parent.segments.map { .segment($0) }
+            elements.append(query.collectionID.isEmpty ? .unknownSegment : .segment(query.collectionID))
+        }
+        elements.append(.unknownSegment)
+        let displayPath = RulePath(["databases", db.database, "documents"] + query.parent.segments + [query.collectionID])
+        var queryInfo: [String: RuleValue] = [
+            "limit": query.limit.map { .int(Int64($0)) } ?? .null,
+            "offset": .int(Int64(query.offset)),
+        ]
+        queryInfo["orderBy"] = query.explicitOrderBy.first.map { .string($0.field.canonical) } ?? .null
+        let requestValue = Self.requestValue(identity, method: .list, path: displayPath, time: now, extra: ["query": .map(queryInfo)])
+        var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
+        for data in Self.constrainedData(query.filter) {
+            let request = RulesRequest(method: .list, pathElements: elements, variables: [
+                "request": requestValue,
+                "resource": .map(["data": .map(data)]),
+            ])
+            try enforce(ruleset, request, db: db, source: source, ledger: &ledger)
+        }
+    }
+
+    /// For each disjunct of the filter, the data the query pins down; one candidate per
+    /// combination of `in` values (bounded: Firestore caps disjunctions at 30).
+    static func constrainedData(_ filter: Filter?) -> [[String: RuleValue]] {
+        guard let filter else { return [[:]] }
+        return conjunctions(filter).flatMap { conjunction -> [[String: RuleValue]] in
+            var candidates: [[String: RuleValue]] = [[:]]
+            for f in conjunction {
+                switch f {
+                case .field(let path, .equal, let v) where !path.isDocumentName:
+                    candidates = candidates.map { var c = $0; c.setNested(RuleValues.value(v), at: path.segments[...]); return c }
+                case .field(let path, .in, .array(let values)) where !path.isDocumentName:
+                    candidates = candidates.flatMap { c in
+                        values.map { v in var c = c; c.setNested(RuleValues.value(v), at: path.segments[...]); return c }
+                    }
+                case .unary(let path, .isNull) where !path.isDocumentName:
+                    candidates = candidates.map { var c = $0; c.setNested(.null, at: path.segments[...]); return c }
+                default:
+                    break
+                }
+            }
+            return candidates
+        }
+    }
+
+    /// The filter as a disjunction of conjunctions of simple filters (bounded).
+    static func conjunctions(_ filter: Filter) -> [[Filter]] {
+        switch filter {
+        case .field, .unary: return [[filter]]
+        case .composite(.or, let children): return Array(children.flatMap(conjunctions).prefix(64))
+        case .composite(.and, let children):
+            var acc: [[Filter]] = [[]]
+            for c in children {
+                let parts = conjunctions(c)
+                acc = Array(acc.flatMap { a in parts.map { a + $0 } }.prefix(64))
+            }
+            return acc
+        }
+    }
+
+    /// Checks each write of a commit against the state before the commit (`resource`), the
+    /// document the write produces (`request.resource`), and the whole batch's result
+    /// (`getAfter`).
+    static func authorizeWrites(_ engine: FirestoreEngine, _ ruleset: Ruleset, writes: [Write], originals: [ResourcePath: Document?],
+                                produced: [Document?], final: [ResourcePath: Document?], db: DatabaseID, identity: Identity,
+                                session: StoreSession, commitTime: Timestamp, isBatch: Bool) throws {
+        var source = StoreRulesDataSource(session: session, database: db)
+        source.after = final
+        var ledger = RulesLookupLedger(limit: isBatch ? RulesLookupLedger.batchLimit : RulesLookupLedger.singleDocumentLimit)
+        var current = originals
+        for (write, after) in zip(writes, produced) {
+            let before = current[write.key] ?? nil
+            let method: RulesMethod = write.operation == .delete ? .delete : (before == nil ? .create : .update)
+            let path = RuleValues.path(of: write.key, in: db)
+            var extra: [String: RuleValue] = [:]
+            if method != .delete, let after { extra["resource"] = RuleValues.resource(after, in: db) }
+            let request = RulesRequest(method: method, path: path.segments, variables: [
+                "request": requestValue(identity, method: method, path: path, time: commitTime, extra: extra),
+                "resource": (originals[write.key] ?? nil).map { RuleValues.resource($0, in: db) } ?? .null,
+            ])
+            try engine.enforce(ruleset, request, db: db, source: source, ledger: &ledger)
+            current[write.key] = .some(after)
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == RuleValue {
+    /// Sets a value at a nested path, creating maps on the way.
+    mutating func setNested(_ value: RuleValue, at path: ArraySlice<String>) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            self[first] = value
+            return
+        }
+        var child: [String: RuleValue] = [:]
+        if case .map(let m)? = self[first] { child = m }
+        child.setNested(value, at: path.dropFirst())
+        self[first] = .map(child)
+    }
+}

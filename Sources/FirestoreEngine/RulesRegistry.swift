@@ -1,0 +1,62 @@
+import Foundation
+package import SecurityRules
+import Synchronization
+
+/// The security rules in force: one ruleset per project set through the emulator endpoint,
+/// and a default (from `--rules`) for projects without their own. No rules at all means every
+/// client request is allowed, as in the official emulator started without rules.
+package final class RulesRegistry: Sendable {
+    /// Rules as loaded: the compiled ruleset and the files it came from.
+    package struct Loaded: Sendable {
+        package var ruleset: Ruleset
+        package var files: [RulesSource]
+    }
+
+    private struct State {
+        var defaultRules: Loaded?
+        var projects: [String: Loaded] = [:]
+        var coverage: [String: RulesCoverage] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Compiles and installs rules for `project` (or as the default when nil). On compile
+    /// errors nothing changes and the compilation (with its diagnostics) is returned.
+    @discardableResult
+    package func install(_ files: [RulesSource], project: String?) -> RulesCompilation {
+        let compilation = Ruleset.compile(files: files, expectedService: .firestore)
+        if let ruleset = compilation.ruleset {
+            let loaded = Loaded(ruleset: ruleset, files: files)
+            state.withLock { s in
+                if let project {
+                    s.projects[project] = loaded
+                    s.coverage[project] = nil
+                } else {
+                    s.defaultRules = loaded
+                }
+            }
+        }
+        return compilation
+    }
+
+    /// The rules that apply to a project, or nil when none are loaded.
+    package func rules(for project: String) -> Loaded? {
+        state.withLock { $0.projects[project] ?? $0.defaultRules }
+    }
+
+    /// Adds a decision's coverage to the project's running totals.
+    package func record(_ coverage: RulesCoverage, project: String) {
+        state.withLock { s in
+            var total = s.coverage[project] ?? RulesCoverage()
+            total.merge(coverage)
+            s.coverage[project] = total
+        }
+    }
+
+    /// The accumulated coverage of a project's rules.
+    package func coverage(for project: String) -> RulesCoverage {
+        state.withLock { $0.coverage[project] ?? RulesCoverage() }
+    }
+}

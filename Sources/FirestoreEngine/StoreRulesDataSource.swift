@@ -1,0 +1,36 @@
+import FirestoreModel
+import FirestoreStorage
+import SecurityRules
+
+/// Answers the rules' `get()`/`exists()` from the store and `getAfter()`/`existsAfter()` from
+/// the state a commit would leave.
+///
+/// It wraps an open SQLite session and is only used synchronously inside that session's
+/// closure, never sent elsewhere; hence the unchecked conformance.
+struct StoreRulesDataSource: RulesDataSource, @unchecked Sendable {
+    let session: StoreSession
+    let database: DatabaseID
+    /// Documents as a pending commit leaves them (nil: deleted).
+    var after: [ResourcePath: Document?] = [:]
+    /// Reads at a past time (microseconds), for read-only transactions.
+    var readTime: Int64?
+
+    func key(of path: RulePath) -> ResourcePath? {
+        let s = path.segments
+        guard s.count >= 5, s[0] == "databases", s[1] == database.database, s[2] == "documents" else { return nil }
+        let key = ResourcePath(Array(s.dropFirst(3)))
+        return key.isDocument ? key : nil
+    }
+
+    func resource(at path: RulePath) throws -> RuleValue? {
+        guard let key = key(of: path) else { return nil }
+        let doc = try readTime.map { try session.document(key, at: $0) } ?? session.document(key)
+        return doc.map { RuleValues.resource($0, in: database) }
+    }
+
+    func resourceAfter(at path: RulePath) throws -> RuleValue? {
+        guard let key = key(of: path) else { return nil }
+        if let pending = after[key] { return pending.map { RuleValues.resource($0, in: database) } }
+        return try resource(at: path)
+    }
+}

@@ -1,0 +1,129 @@
+import FirestoreEngine
+import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import SecurityRules
+import Testing
+
+@Suite("Security rules enforcement in the engine")
+struct RulesEnforcementTests {
+    static let db = DatabaseID(project: "rules")
+    static let alice = Identity.client(claims: ["sub": "alice", "user_id": "alice", "email": "alice@example.com"])
+    static let bob = Identity.client(claims: ["sub": "bob", "user_id": "bob"])
+
+    static let rules = """
+        rules_version = '2';
+        service cloud.firestore {
+          match /databases/{database}/documents {
+            match /tasks/{taskId} {
+              allow read: if request.auth != null && resource.data.userId == request.auth.uid;
+              allow create: if request.auth != null && request.resource.data.userId == request.auth.uid
+                            && request.resource.data.keys().hasOnly(['userId', 'title', 'createdTime']);
+              allow update, delete: if request.auth != null && resource.data.userId == request.auth.uid;
+            }
+            match /rooms/{roomId} {
+              allow read: if request.auth.uid in resource.data.members;
+              match /messages/{messageId} {
+                allow read: if request.auth.uid in get(/databases/$(database)/documents/rooms/$(roomId)).data.members;
+                allow create: if request.auth.uid in getAfter(/databases/$(database)/documents/rooms/$(roomId)).data.members;
+              }
+            }
+          }
+        }
+        """
+
+    static func engine() async throws -> FirestoreEngine {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let compiled = e.rules.install([RulesSource(name: "firestore.rules", text: rules)], project: db.project)
+        #expect(compiled.ruleset != nil, "\(compiled.renderedDiagnostics())")
+        _ = try await e.commit(db, writes: [
+            set("tasks/t1", ["userId": "alice", "title": "milk"]),
+            set("tasks/t2", ["userId": "bob", "title": "eggs"]),
+            set("rooms/r1", ["members": .array(["alice"])]),
+            set("rooms/r1/messages/m1", ["text": "hi"]),
+        ])
+        return e
+    }
+
+    static func set(_ path: String, _ fields: [String: Value]) -> Write {
+        Write(key: ResourcePath(parsing: Substring(path)), operation: .update(fields: fields, mask: nil))
+    }
+
+    static func query(_ filter: Filter?, collection: String = "tasks") throws -> Query {
+        try Query(StructuredQuery(from: [.init(collectionID: collection)], filter: filter), parent: .root, database: db)
+    }
+
+    @Test("gets are decided per document; admin bypasses; denials explain themselves")
+    func gets() async throws {
+        let e = try await Self.engine()
+        let t1 = ResourcePath(["tasks", "t1"]), t2 = ResourcePath(["tasks", "t2"])
+        #expect(try await e.getDocument(Self.db, key: t1, identity: Self.alice) != nil)
+        #expect(try await e.getDocument(Self.db, key: t2, identity: .admin) != nil)
+        do {
+            _ = try await e.getDocument(Self.db, key: t2, identity: Self.alice)
+            Issue.record("alice read bob's task")
+        } catch {
+            #expect(error.code == .permissionDenied)
+            #expect(error.message.contains("firestore.rules:5"))
+            #expect(error.message.contains("\"bob\" == \"alice\""))
+        }
+        await #expect(throws: FirestoreError.self) { try await e.getDocument(Self.db, key: t1, identity: .unauthenticated) }
+    }
+
+    @Test("rules are not filters: a query is allowed only when its constraints satisfy the list rule")
+    func queries() async throws {
+        let e = try await Self.engine()
+        let owner = FieldPath(["userId"])
+        let mine = try Self.query(.field(owner, .equal, "alice"))
+        #expect(try await e.runQuery(mine, identity: Self.alice).documents.map(\.key.lastSegment) == ["t1"])
+        await #expect(throws: FirestoreError.self) { try await e.runQuery(try Self.query(nil), identity: Self.alice) }
+        await #expect(throws: FirestoreError.self) {
+            try await e.runQuery(try Self.query(.field(owner, .in, .array(["alice", "bob"]))), identity: Self.alice)
+        }
+        let empty = try Self.query(.field(owner, .equal, "alice"), collection: "tasks")
+        _ = try await e.runQuery(empty, identity: Self.alice)
+    }
+
+    @Test("writes: create checks request.resource, update and delete check resource")
+    func writes() async throws {
+        let e = try await Self.engine()
+        _ = try await e.commit(Self.db, writes: [Self.set("tasks/t3", ["userId": "alice", "title": "x"])], identity: Self.alice)
+        await #expect(throws: FirestoreError.self) {
+            try await e.commit(Self.db, writes: [Self.set("tasks/t4", ["userId": "alice", "extra": true])], identity: Self.alice)
+        }
+        await #expect(throws: FirestoreError.self) {
+            try await e.commit(Self.db, writes: [Write(key: ResourcePath(["tasks", "t2"]), operation: .delete)], identity: Self.alice)
+        }
+        _ = try await e.commit(Self.db, writes: [Write(key: ResourcePath(["tasks", "t1"]), operation: .delete)], identity: Self.alice)
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["tasks", "t1"])) == nil)
+    }
+
+    @Test("get() reads before the batch, getAfter() sees the whole batch")
+    func lookups() async throws {
+        let e = try await Self.engine()
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["rooms", "r1", "messages", "m1"]), identity: Self.alice) != nil)
+        await #expect(throws: FirestoreError.self) {
+            try await e.getDocument(Self.db, key: ResourcePath(["rooms", "r1", "messages", "m1"]), identity: Self.bob)
+        }
+        // Bob may post only in a batch that also adds him to the room.
+        await #expect(throws: FirestoreError.self) {
+            try await e.commit(Self.db, writes: [Self.set("rooms/r1/messages/m2", ["text": "yo"])], identity: Self.bob)
+        }
+        let join = Write(key: ResourcePath(["rooms", "r1"]), operation: .transform,
+                         transforms: [.init(fieldPath: FieldPath(["members"]), kind: .appendMissingElements(["bob"]))])
+        let ruleset = e.rules.rules(for: Self.db.project)!.ruleset
+        _ = ruleset
+        await #expect(throws: FirestoreError.self) {
+            // The room's own rule has no write permission, so the batch is still denied as a whole.
+            try await e.commit(Self.db, writes: [join, Self.set("rooms/r1/messages/m2", ["text": "yo"])], identity: Self.bob)
+        }
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["rooms", "r1", "messages", "m2"])) == nil)
+    }
+
+    @Test("projects without rules allow every client request")
+    func noRules() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        _ = try await e.commit(DatabaseID(project: "open"), writes: [Self.set("a/b", [:])], identity: .unauthenticated)
+        #expect(try await e.getDocument(DatabaseID(project: "open"), key: ResourcePath(["a", "b"]), identity: .unauthenticated) != nil)
+    }
+}
