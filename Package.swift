@@ -34,6 +34,11 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
+            name: "FirestoreListen",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine"],
+            swiftSettings: settings
+        ),
+        .target(
             name: "FirestoreREST",
             dependencies: ["FirestoreModel", "FirestoreEngine", "SecurityRules", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
@@ -63,6 +68,7 @@ let package = Package(
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "SecurityRules"], swiftSettings: settings),
+        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreStorage"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreRESTTests",
             dependencies: ["FirestoreREST", "HearthServer", "FirestoreStorage"],

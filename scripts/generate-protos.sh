@@ -69,13 +69,18 @@ mapfile -t files < <(find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
 
 rm -f "$generated"/*.swift
 mkdir -p "$generated"
+# Messages for every file; service code only for files that declare a service (the gRPC
+# plugin would write an empty file for each of the others).
+mapfile -t services < <(grep -l '^service ' "${files[@]}")
 protoc -I "$protos" -I "$wkt" \
     --plugin=protoc-gen-swift="$bin/protoc-gen-swift" \
     --swift_out="$generated" \
-    --swift_opt=Visibility=Package,FileNaming=PathToUnderscores \
+    --swift_opt=Visibility=Package,FileNaming=PathToUnderscores,UseAccessLevelOnImports=true \
+    "${files[@]}"
+protoc -I "$protos" -I "$wkt" \
     --plugin=protoc-gen-grpc-swift-2="$bin/protoc-gen-grpc-swift-2" \
     --grpc-swift-2_out="$generated" \
-    --grpc-swift-2_opt=Visibility=Package,Server=true,Client=true,FileNaming=PathToUnderscores \
-    "${files[@]}"
+    --grpc-swift-2_opt=Visibility=Package,Server=true,Client=true,FileNaming=PathToUnderscores,UseAccessLevelOnImports=true \
+    "${services[@]}"
 
 echo "Generated $(ls "$generated" | wc -l) files in ${generated#"$root"/}"

@@ -176,6 +176,44 @@ package final class FirestoreEngine: Sendable {
         }
     }
 
+    // MARK: Snapshots for listeners
+
+    /// A query's results and the commit time they reflect, read in one snapshot (rules checked).
+    package func snapshot(_ query: Query, identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], commitTime: Timestamp) {
+        let db = query.database
+        let ruleset = gate(identity, db)
+        let (docs, micros) = try await run(db) { s in
+            if let ruleset {
+                try self.authorizeQuery(ruleset, query, identity: identity, source: StoreRulesDataSource(session: s, database: db))
+            }
+            return (try s.runQuery(query), try s.meta("last_commit") ?? 0)
+        }
+        return (docs, Timestamp(microseconds: micros))
+    }
+
+    /// Documents by key and the commit time they reflect, read in one snapshot (rules checked).
+    package func snapshot(_ db: DatabaseID, keys: [ResourcePath], identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document?], commitTime: Timestamp) {
+        let ruleset = gate(identity, db)
+        let (docs, micros) = try await run(db) { s in
+            let source = StoreRulesDataSource(session: s, database: db)
+            var ledger = RulesLookupLedger(limit: RulesLookupLedger.batchLimit)
+            let docs = try keys.map { key in
+                let doc = try s.document(key)
+                if let ruleset {
+                    try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger)
+                }
+                return doc
+            }
+            return (docs, try s.meta("last_commit") ?? 0)
+        }
+        return (docs, Timestamp(microseconds: micros))
+    }
+
+    /// Whether reads at `time` are still possible (history is kept one hour).
+    package func canReadAt(_ time: Timestamp) -> Bool {
+        time.microseconds >= clock.nowMicros() - Self.historyRetentionMicros
+    }
+
     // MARK: Transactions
 
     /// Starts a transaction and returns its id.

@@ -13,6 +13,7 @@ package final class RulesRegistry: Sendable {
     }
 
     private struct State {
+        var generation = 0
         var defaultRules: Loaded?
         var projects: [String: Loaded] = [:]
         var coverage: [String: RulesCoverage] = [:]
@@ -30,6 +31,7 @@ package final class RulesRegistry: Sendable {
         if let ruleset = compilation.ruleset {
             let loaded = Loaded(ruleset: ruleset, files: files)
             state.withLock { s in
+                s.generation += 1
                 if let project {
                     s.projects[project] = loaded
                     s.coverage[project] = nil
@@ -40,6 +42,9 @@ package final class RulesRegistry: Sendable {
         }
         return compilation
     }
+
+    /// Increases whenever any rules change; listeners re-check their targets when it moves.
+    package var generation: Int { state.withLock { $0.generation } }
 
     /// The rules that apply to a project, or nil when none are loaded.
     package func rules(for project: String) -> Loaded? {

@@ -65,7 +65,7 @@ extension WireCodec {
             let here = "\(at).field_filter"
             guard f.hasField else { throw .invalidArgument("Missing field reference at '\(here).field'.") }
             let path = try decodeFieldReference(f.field, at: "\(here).field")
-            guard let op = operator(f.op) else {
+            guard let op = fieldOperator(f.op) else {
                 throw .invalidArgument("A field filter at '\(at)' needs a valid operator; got \(describe(f.op, unspecified: "OPERATOR_UNSPECIFIED")).")
             }
             guard f.hasValue else { throw .invalidArgument("A field filter at '\(at)' needs a value.") }
@@ -96,7 +96,7 @@ extension WireCodec {
         }
     }
 
-    static func `operator`(_ op: WireQuery.FieldFilter.Operator) -> Filter.Operator? {
+    static func fieldOperator(_ op: WireQuery.FieldFilter.Operator) -> Filter.Operator? {
         switch op {
         case .lessThan: .lessThan
         case .lessThanOrEqual: .lessThanOrEqual
@@ -129,7 +129,10 @@ extension WireCodec {
     package static func decodeAggregationQuery(
         _ wire: Google_Firestore_V1_StructuredAggregationQuery, at: String
     ) throws(FirestoreError) -> (query: StructuredQuery?, aggregations: [Aggregation]) {
-        let query = wire.hasStructuredQuery ? try decodeStructuredQuery(wire.structuredQuery, at: "\(at).structured_query") : nil
+        var query: StructuredQuery?
+        if case .structuredQuery(let q)? = wire.queryType {
+            query = try decodeStructuredQuery(q, at: "\(at).structured_query")
+        }
         return (query, try decodeAggregations(wire.aggregations, at: "\(at).aggregations"))
     }
 

@@ -1,0 +1,193 @@
+package import FirestoreEngine
+package import FirestoreModel
+import FirestoreQuery
+import Synchronization
+
+/// One client's listen stream: its targets, fed by the engine's change feed.
+///
+/// Commands (add, remove) and commits are processed one at a time in arrival order, so each
+/// target sees every commit after its snapshot exactly once and every commit is delivered whole.
+/// Transports read ``events`` and write nothing back but commands.
+package final class ListenSession: Sendable {
+    enum Command: Sendable {
+        case add(ListenTarget)
+        case remove(Int32)
+        case commit(CommitEvent)
+    }
+
+    package let engine: FirestoreEngine
+    package let identity: Identity
+    package let events: AsyncStream<ListenEvent>
+    private let eventSink: AsyncStream<ListenEvent>.Continuation
+    private let commands: AsyncStream<Command>.Continuation
+    private let databases = DatabaseSet()
+    private let feedToken: Mutex<Int?> = Mutex(nil)
+    private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    package init(engine: FirestoreEngine, identity: Identity) {
+        self.engine = engine
+        self.identity = identity
+        (events, eventSink) = AsyncStream.makeStream(of: ListenEvent.self)
+        let (commandStream, commands) = AsyncStream.makeStream(of: Command.self)
+        self.commands = commands
+        let token = engine.feed.subscribe { [databases, commands] event in
+            if databases.contains(event.database) { commands.yield(.commit(event)) }
+        }
+        feedToken.withLock { $0 = token }
+        let processor = Processor(engine: engine, identity: identity, sink: eventSink)
+        worker.withLock { $0 = Task { await processor.run(commandStream) } }
+    }
+
+    /// Adds a target; its first snapshot (or its error) arrives on ``events``.
+    package func add(_ target: ListenTarget) {
+        databases.insert(target.database)
+        commands.yield(.add(target))
+    }
+
+    /// Removes a target and frees its results.
+    package func remove(_ targetID: Int32) { commands.yield(.remove(targetID)) }
+
+    /// Ends the session: unsubscribes from the feed and finishes ``events``.
+    package func close() {
+        if let token = feedToken.withLock({ $0 }) { engine.feed.unsubscribe(token) }
+        commands.finish()
+        eventSink.finish()
+    }
+
+    deinit { close() }
+}
+
+/// The databases a session has targets in, read by the feed callback on committing threads.
+private final class DatabaseSet: Sendable {
+    private let set = Mutex<Set<DatabaseID>>([])
+    func insert(_ db: DatabaseID) { _ = set.withLock { $0.insert(db) } }
+    func contains(_ db: DatabaseID) -> Bool { set.withLock { $0.contains(db) } }
+}
+
+/// The single consumer of a session's commands.
+private actor Processor {
+    let engine: FirestoreEngine
+    let identity: Identity
+    let sink: AsyncStream<ListenEvent>.Continuation
+    var views: [Int32: TargetView] = [:]
+    /// The commit time each target's snapshot reflects: older commits are already in it.
+    var snapshotTimes: [Int32: Timestamp] = [:]
+    var rulesGeneration: Int
+
+    init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation) {
+        self.engine = engine
+        self.identity = identity
+        self.sink = sink
+        rulesGeneration = engine.rules.generation
+    }
+
+    func run(_ commands: AsyncStream<ListenSession.Command>) async {
+        for await command in commands {
+            switch command {
+            case .add(let target): await add(target)
+            case .remove(let id):
+                views[id] = nil
+                snapshotTimes[id] = nil
+                sink.yield(.targetRemoved(targetID: id, error: nil))
+            case .commit(let event): await apply(event)
+            }
+        }
+    }
+
+    func add(_ target: ListenTarget) async {
+        do {
+            var view = TargetView(target: target)
+            let (docs, time) = try await read(target)
+            var changes: [TargetChange]
+            var isReset = false
+            if let resume = target.resumeTime, resume <= time, engine.canReadAt(resume) {
+                // Only what changed since the resume time.
+                _ = view.reset(to: try await read(target, at: resume))
+                changes = view.reset(to: docs)
+            } else {
+                isReset = target.resumeTime != nil
+                changes = view.reset(to: docs)
+            }
+            views[target.id] = view
+            snapshotTimes[target.id] = time
+            sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: changes, isReset: isReset))
+        } catch {
+            sink.yield(.targetRemoved(targetID: target.id, error: error))
+        }
+    }
+
+    func read(_ target: ListenTarget) async throws(FirestoreError) -> ([Document], Timestamp) {
+        switch target.kind {
+        case .query(let q):
+            let (docs, time) = try await engine.snapshot(q, identity: identity)
+            return (docs, time)
+        case .documents(let keys):
+            let (docs, time) = try await engine.snapshot(target.database, keys: keys, identity: identity)
+            return (docs.compactMap { $0 }, time)
+        }
+    }
+
+    func read(_ target: ListenTarget, at time: Timestamp) async throws(FirestoreError) -> [Document] {
+        switch target.kind {
+        case .query(let q):
+            return try await engine.runQuery(q, consistency: .readTime(time)).documents
+        case .documents(let keys):
+            return try await engine.batchGet(target.database, keys: keys, consistency: .readTime(time)).documents.compactMap { $0 }
+        }
+    }
+
+    func apply(_ event: CommitEvent) async {
+        let rulesChanged = engine.rules.generation != rulesGeneration
+        rulesGeneration = engine.rules.generation
+        var out: [(targetID: Int32, changes: [TargetChange])] = []
+        for id in views.keys.sorted() {
+            guard var view = views[id], view.target.database == event.database,
+                  let since = snapshotTimes[id], event.commitTime > since else { continue }
+            var changes: [TargetChange] = []
+            var touched: [ResourcePath] = []
+            for change in event.changes where view.isAffected(by: change) {
+                changes += view.apply(change)
+                touched.append(change.key)
+            }
+            do {
+                if !touched.isEmpty || rulesChanged { try await recheck(view.target, touched: touched, rulesChanged: rulesChanged) }
+                if view.needsRefill { changes += view.reset(to: try await refill(view.target, at: event.commitTime)) }
+            } catch {
+                views[id] = nil
+                snapshotTimes[id] = nil
+                sink.yield(.targetRemoved(targetID: id, error: error))
+                continue
+            }
+            views[id] = view
+            snapshotTimes[id] = event.commitTime
+            if !changes.isEmpty { out.append((id, changes)) }
+        }
+        if !out.isEmpty { sink.yield(.commit(readTime: event.commitTime, changes: out)) }
+    }
+
+    /// Ends a target that the rules no longer allow: a document target when one of its
+    /// documents changed, any target when the rules changed.
+    func recheck(_ target: ListenTarget, touched: [ResourcePath], rulesChanged: Bool) async throws(FirestoreError) {
+        guard !identity.isAdmin else { return }
+        switch target.kind {
+        case .documents(let keys):
+            _ = try await engine.snapshot(target.database, keys: rulesChanged ? keys : touched, identity: identity)
+        case .query(let q):
+            if rulesChanged {
+                var probe = q
+                probe.limit = 0
+                _ = try await engine.snapshot(probe, identity: identity)
+            }
+        }
+    }
+
+    /// The target's full results at a commit's time, for refilling a limit window.
+    func refill(_ target: ListenTarget, at time: Timestamp) async throws(FirestoreError) -> [Document] {
+        if case .query(let q) = target.kind {
+            let (docs, now) = try await engine.snapshot(q)
+            if now == time { return docs }
+            return try await engine.runQuery(q, consistency: .readTime(time)).documents
+        }
+        return try await read(target, at: time)
+    }
+}

@@ -1,0 +1,124 @@
+import FirestoreEngine
+import FirestoreListen
+import FirestoreModel
+import FirestoreQuery
+import FirestoreStorage
+import SecurityRules
+import Testing
+
+@Suite("Listen sessions", .serialized)
+struct ListenSessionTests {
+    static let db = DatabaseID(project: "listen")
+
+    static func set(_ path: String, _ fields: [String: Value]) -> Write {
+        Write(key: ResourcePath(parsing: Substring(path)), operation: .update(fields: fields, mask: nil))
+    }
+
+    static func delete(_ path: String) -> Write {
+        Write(key: ResourcePath(parsing: Substring(path)), operation: .delete)
+    }
+
+    /// The next event, with a bound so a missing event fails instead of hanging.
+    static func next(_ iterator: inout AsyncStream<ListenEvent>.Iterator) async -> ListenEvent? {
+        await iterator.next()
+    }
+
+    static func describe(_ event: ListenEvent?) -> String {
+        switch event {
+        case .targetCurrent(let id, _, let changes, let reset)?:
+            return "current \(id)\(reset ? " reset" : ""): " + changes.map(\.description).joined(separator: ", ")
+        case .commit(_, let all)?:
+            return all.map { "commit \($0.targetID): " + $0.changes.map(\.description).joined(separator: ", ") }.joined(separator: "; ")
+        case .targetRemoved(let id, let error)?:
+            return "removed \(id)" + (error.map { " \($0.code.rawValue)" } ?? "")
+        case nil:
+            return "end"
+        }
+    }
+
+    @Test("a limit query keeps its window: documents move in and out, a leaving member is refilled")
+    func limitWindow() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        _ = try await engine.commit(Self.db, writes: (1...4).map { Self.set("scores/p\($0)", ["score": .integer(Int64($0 * 10))]) })
+        let query = try Query(StructuredQuery(from: [.init(collectionID: "scores")],
+                                              orderBy: [.init(FieldPath(["score"]), .descending)], limit: 2),
+                              parent: .root, database: Self.db)
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        #expect(Self.describe(await Self.next(&events)) == "current 1: added scores/p4 -→0, added scores/p3 -→1")
+        _ = try await engine.commit(Self.db, writes: [Self.set("scores/p1", ["score": .integer(99)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: added scores/p1 -→0, removed scores/p3 2→-")
+        _ = try await engine.commit(Self.db, writes: [Self.delete("scores/p4")])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: removed scores/p4 1→-, added scores/p3 -→1")
+        _ = try await engine.commit(Self.db, writes: [Self.set("scores/p2", ["score": .integer(21)])])
+        _ = try await engine.commit(Self.db, writes: [Self.set("scores/p3", ["score": .integer(31)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: modified scores/p3 1→1")
+        session.close()
+    }
+
+    @Test("document targets see adds, modifications and deletes; unrelated commits send nothing")
+    func documents() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 7, database: Self.db, kind: .documents([ResourcePath(["users", "alice"])])))
+        #expect(Self.describe(await Self.next(&events)) == "current 7: ")
+        _ = try await engine.commit(Self.db, writes: [Self.set("users/bob", [:])])
+        _ = try await engine.commit(Self.db, writes: [Self.set("users/alice", ["v": .integer(1)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 7: added users/alice -→0")
+        _ = try await engine.commit(Self.db, writes: [Self.delete("users/alice")])
+        #expect(Self.describe(await Self.next(&events)) == "commit 7: removed users/alice 0→-")
+        session.remove(7)
+        #expect(Self.describe(await Self.next(&events)) == "removed 7")
+        session.close()
+    }
+
+    @Test("one commit touching several targets arrives as one event")
+    func wholeCommits() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        let all = try Query(StructuredQuery(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all)))
+        session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "b"])])))
+        _ = await Self.next(&events)
+        _ = await Self.next(&events)
+        _ = try await engine.commit(Self.db, writes: [Self.set("c/a", [:]), Self.set("c/b", [:])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: added c/a -→0, added c/b -→1; commit 2: added c/b -→0")
+        session.close()
+    }
+
+    @Test("a resumed target receives only what changed since its resume time")
+    func resume() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        _ = try await engine.commit(Self.db, writes: [Self.set("c/a", [:]), Self.set("c/b", [:])])
+        let first = try await engine.commit(Self.db, writes: [Self.set("c/c", [:])])
+        _ = try await engine.commit(Self.db, writes: [Self.set("c/d", [:]), Self.delete("c/a")])
+        let all = try Query(StructuredQuery(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all), resumeTime: first.commitTime))
+        #expect(Self.describe(await Self.next(&events)) == "current 1: removed c/a 0→-, added c/d -→2")
+        session.close()
+    }
+
+    @Test("rules decide listens like reads, and a rules change that denies ends the target")
+    func rules() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let open = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /c/{id} { allow read: if true; } } }"
+        let closed = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /c/{id} { allow read: if false; } } }"
+        _ = engine.rules.install([RulesSource(name: "firestore.rules", text: closed)], project: Self.db.project)
+        let session = ListenSession(engine: engine, identity: .unauthenticated)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
+        #expect(Self.describe(await Self.next(&events)) == "removed 1 PERMISSION_DENIED")
+        _ = engine.rules.install([RulesSource(name: "firestore.rules", text: open)], project: Self.db.project)
+        session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
+        #expect(Self.describe(await Self.next(&events)) == "current 2: ")
+        _ = engine.rules.install([RulesSource(name: "firestore.rules", text: closed)], project: Self.db.project)
+        _ = try await engine.commit(Self.db, writes: [Self.set("c/a", [:])])
+        #expect(Self.describe(await Self.next(&events)) == "removed 2 PERMISSION_DENIED")
+        session.close()
+    }
+}
