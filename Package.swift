@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.2.0"),
     ],
     targets: [
         .target(name: "FirestoreModel", swiftSettings: settings),
@@ -39,14 +40,25 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
+            name: "FirestoreJSON",
+            dependencies: ["FirestoreModel", "FirestoreEngine"],
+            swiftSettings: settings
+        ),
+        .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreEngine", "SecurityRules", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreEngine", "FirestoreJSON", "SecurityRules", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "FirestoreWebSocket",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON"],
             swiftSettings: settings
         ),
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "SecurityRules",
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "SecurityRules",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -68,10 +80,15 @@ let package = Package(
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "SecurityRules"], swiftSettings: settings),
+        .testTarget(
+            name: "FirestoreWebSocketTests",
+            dependencies: ["FirestoreWebSocket", "FirestoreEngine", "FirestoreStorage", "HearthServer"],
+            swiftSettings: settings
+        ),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreStorage"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreRESTTests",
-            dependencies: ["FirestoreREST", "HearthServer", "FirestoreStorage"],
+            dependencies: ["FirestoreREST", "FirestoreJSON", "HearthServer", "FirestoreStorage"],
             swiftSettings: settings
         ),
     ]

@@ -1,7 +1,7 @@
 package import FirestoreModel
 
 /// Who is making a request, as the transports decode it from the `Authorization` header.
-package enum Identity: Sendable, Equatable {
+package enum Identity: Sendable, Hashable {
     /// `Authorization: Bearer owner`: the admin SDKs; bypasses security rules.
     case admin
     /// A client with a decoded ID token (signature not checked, as in the official emulator).

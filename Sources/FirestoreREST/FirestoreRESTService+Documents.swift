@@ -1,5 +1,6 @@
 import Foundation
 import FirestoreEngine
+import FirestoreJSON
 import FirestoreModel
 import FirestoreQuery
 

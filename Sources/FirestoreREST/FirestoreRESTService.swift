@@ -1,5 +1,6 @@
 import Foundation
 package import FirestoreEngine
+package import FirestoreJSON
 package import FirestoreModel
 import FirestoreQuery
 

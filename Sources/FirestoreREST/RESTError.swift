@@ -1,3 +1,4 @@
+package import FirestoreJSON
 package import FirestoreModel
 package import Hummingbird
 

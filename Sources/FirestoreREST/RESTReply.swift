@@ -1,3 +1,4 @@
+package import FirestoreJSON
 package import FirestoreModel
 
 /// What a REST handler answers: a status and a JSON or text body.

@@ -1,4 +1,5 @@
 import Foundation
+package import FirestoreJSON
 package import FirestoreModel
 
 /// A decoded REST request: method, percent-decoded path, query parameters and JSON body.

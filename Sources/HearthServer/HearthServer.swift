@@ -2,7 +2,9 @@ import Foundation
 package import FirestoreEngine
 import FirestoreREST
 package import FirestoreStorage
+import FirestoreWebSocket
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 
 /// The composition root: builds the engine and the transports from a configuration and runs
@@ -31,9 +33,28 @@ package struct HearthServer: Sendable {
         defer { watchTask?.cancel() }
         var logger = Logger(label: "hearth")
         logger.logLevel = .warning
-        let responder = FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))
+        let responder = HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)))
+        let listen = WebSocketListenConnection(engine: engine)
         let app = Application(
             responder: responder,
+            server: .http1WebSocketUpgrade(configuration: .init(maxFrameSize: 1 << 24)) { request, _, _ in
+                guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
+                    let reader = Task {
+                        do {
+                            for try await message in inbound.messages(maxSize: 1 << 24) {
+                                if case .text(let text) = message { sink.yield(text) }
+                            }
+                            sink.finish()
+                        } catch {
+                            sink.finish(throwing: error)
+                        }
+                    }
+                    defer { reader.cancel() }
+                    try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
+                }
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
             onServerRunning: { channel in
                 await onRunning(channel.localAddress?.port ?? 0)

@@ -1,4 +1,4 @@
-import FirestoreREST
+import FirestoreJSON
 import Testing
 
 @Suite("JSON parsing")

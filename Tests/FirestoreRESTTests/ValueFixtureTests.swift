@@ -1,5 +1,5 @@
 import FirestoreModel
-import FirestoreREST
+import FirestoreJSON
 import FirestoreStorage
 import Foundation
 import Testing

@@ -46,7 +46,7 @@ extension RESTCodec {
         return Write(key: key, operation: operation, transforms: transforms, precondition: precondition)
     }
 
-    static func documentKey(_ json: JSON?, database: DatabaseID, at: String) throws(FirestoreError) -> ResourcePath {
+    package static func documentKey(_ json: JSON?, database: DatabaseID, at: String) throws(FirestoreError) -> ResourcePath {
         guard case .string(let name)? = json else { throw .invalidArgument("Missing document name at '\(at)'.") }
         let (db, key) = try PathValidation.documentKey(fromName: name)
         guard db == database else {
@@ -55,7 +55,7 @@ extension RESTCodec {
         return key
     }
 
-    static func decodeMask(_ json: JSON, at: String) throws(FirestoreError) -> [FieldPath] {
+    package static func decodeMask(_ json: JSON, at: String) throws(FirestoreError) -> [FieldPath] {
         try checkKeys(json, ["fieldPaths"], at: at)
         guard let paths = field(json, "fieldPaths") else { return [] }
         guard case .array(let items) = paths else { throw bad("\(at).field_paths", "expected a list.") }
@@ -67,7 +67,7 @@ extension RESTCodec {
         return out
     }
 
-    static func decodePrecondition(_ json: JSON, at: String) throws(FirestoreError) -> Precondition? {
+    package static func decodePrecondition(_ json: JSON, at: String) throws(FirestoreError) -> Precondition? {
         try checkKeys(json, ["exists", "updateTime"], at: at)
         if json["exists"] != nil && field(json, "updateTime") != nil {
             throw .invalidArgument("Payload isn't valid for request: current_document may set only one of exists and update_time.")
@@ -82,7 +82,7 @@ extension RESTCodec {
         return nil
     }
 
-    static func decodeTransforms(_ json: JSON?, at: String) throws(FirestoreError) -> [FieldTransform] {
+    package static func decodeTransforms(_ json: JSON?, at: String) throws(FirestoreError) -> [FieldTransform] {
         guard let json else { return [] }
         guard case .array(let items) = json else { throw bad(at, "expected a list.") }
         var out: [FieldTransform] = []
@@ -118,7 +118,7 @@ extension RESTCodec {
         return out
     }
 
-    static func decodeArray(_ json: JSON, at: String) throws(FirestoreError) -> [Value] {
+    package static func decodeArray(_ json: JSON, at: String) throws(FirestoreError) -> [Value] {
         try checkKeys(json, ["values"], at: at)
         guard case .array(let items)? = json["values"] else { return [] }
         var out: [Value] = []

@@ -3,16 +3,16 @@ package import FirestoreModel
 
 /// Firestore v1 REST JSON for values and documents (protobuf's JSON mapping).
 package enum RESTCodec {
-    static func bad(_ at: String, _ what: String) -> FirestoreError {
+    package static func bad(_ at: String, _ what: String) -> FirestoreError {
         .invalidArgument("Invalid value at '\(at)': \(what)")
     }
 
-    static func unknown(_ key: String, at: String) -> FirestoreError {
+    package static func unknown(_ key: String, at: String) -> FirestoreError {
         .invalidArgument("Invalid JSON payload received. Unknown name \"\(key)\" at '\(at)': Cannot find field.")
     }
 
     /// Throws for keys outside `allowed` (protobuf JSON accepts lowerCamel and snake_case).
-    static func checkKeys(_ json: JSON, _ allowed: Set<String>, at: String) throws(FirestoreError) {
+    package static func checkKeys(_ json: JSON, _ allowed: Set<String>, at: String) throws(FirestoreError) {
         guard let pairs = json.objectPairs else {
             throw .invalidArgument("Invalid JSON payload received. Expected an object at '\(at.isEmpty ? "root" : at)'.")
         }
@@ -21,7 +21,7 @@ package enum RESTCodec {
         }
     }
 
-    static func camel(_ s: String) -> String {
+    package static func camel(_ s: String) -> String {
         var out = ""
         var upper = false
         for c in s {
@@ -33,7 +33,7 @@ package enum RESTCodec {
     }
 
     /// Looks up a field by its lowerCamel name or its snake_case form.
-    static func field(_ json: JSON, _ name: String) -> JSON? {
+    package static func field(_ json: JSON, _ name: String) -> JSON? {
         if let v = json[name] { return v }
         var snake = ""
         for c in name {
@@ -44,7 +44,7 @@ package enum RESTCodec {
 
     // MARK: Values
 
-    static let valueKeys: Set<String> = ["nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue",
+    package static let valueKeys: Set<String> = ["nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue",
                                          "stringValue", "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue"]
 
     package static func decodeValue(_ json: JSON, at: String) throws(FirestoreError) -> Value {
@@ -111,7 +111,7 @@ package enum RESTCodec {
     }
 
     /// Protobuf JSON int64: a string or number holding an integral value (`"7"`, `"+7"`, `"1.0"`, `1e3`).
-    static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
+    package static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
         let text: String
         switch v {
         case .string(let s), .number(let s): text = s
@@ -125,14 +125,14 @@ package enum RESTCodec {
         throw bad(at, "(TYPE_INT64), \(v.serialized)")
     }
 
-    static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
+    package static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
         let i = try decodeInt64(v, at: at)
         guard let r = Int32(exactly: i) else { throw bad(at, "(TYPE_INT32), \(v.serialized)") }
         return r
     }
 
     /// Protobuf JSON double: a number, a numeric string, or "NaN", "Infinity", "-Infinity".
-    static func decodeDouble(_ v: JSON, at: String) throws(FirestoreError) -> Double {
+    package static func decodeDouble(_ v: JSON, at: String) throws(FirestoreError) -> Double {
         switch v {
         case .number(let s):
             if let d = Double(s), d.isFinite { return d }
@@ -151,7 +151,7 @@ package enum RESTCodec {
         throw bad(at, "(TYPE_DOUBLE), \(v.serialized)")
     }
 
-    static func decodeTimestamp(_ v: JSON, at: String) throws(FirestoreError) -> Timestamp {
+    package static func decodeTimestamp(_ v: JSON, at: String) throws(FirestoreError) -> Timestamp {
         guard case .string(let s) = v, let t = Timestamp(rfc3339: s) else {
             throw bad(at, "(type.googleapis.com/google.protobuf.Timestamp), Field '\(at.split(separator: ".").last ?? "")', Invalid time format: \(v.serialized)")
         }
@@ -162,7 +162,7 @@ package enum RESTCodec {
     }
 
     /// Standard or URL-safe base64, padding optional.
-    static func decodeBase64(_ s: String) -> [UInt8]? {
+    package static func decodeBase64(_ s: String) -> [UInt8]? {
         var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while t.count % 4 != 0 { t += "=" }
         return Data(base64Encoded: t).map { [UInt8]($0) }
@@ -197,7 +197,7 @@ package enum RESTCodec {
         .object(fields.keys.sorted().map { ($0, encode(fields[$0]!)) })
     }
 
-    static func encodeDouble(_ d: Double) -> JSON {
+    package static func encodeDouble(_ d: Double) -> JSON {
         if d.isNaN { return .string("NaN") }
         if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
         if d == d.rounded(), abs(d) < 1e16 { return .number(String(Int64(d)) + ".0") }

@@ -1,13 +1,13 @@
 import Foundation
-import FirestoreEngine
-import FirestoreModel
+package import FirestoreEngine
+package import FirestoreModel
 
 /// Decodes the `Authorization` header into an ``Identity``.
-enum RESTIdentity {
+package enum RESTIdentity {
     /// No header: unauthenticated. `Bearer owner`: admin. Any other bearer token must be a JWT
     /// (three dot-separated parts, any algorithm, signature not checked) whose payload is a JSON
     /// object; anything else is INVALID_ARGUMENT.
-    static func decode(_ header: String?) throws(FirestoreError) -> Identity {
+    package static func decode(_ header: String?) throws(FirestoreError) -> Identity {
         guard let header, !header.isEmpty else { return .unauthenticated }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -27,7 +27,7 @@ enum RESTIdentity {
     }
 
     /// Plain JSON to a Firestore value (claims are plain JSON, not REST-typed values).
-    static func value(of json: JSON) -> Value {
+    package static func value(of json: JSON) -> Value {
         switch json {
         case .null: return .null
         case .bool(let b): return .boolean(b)

@@ -1,7 +1,7 @@
 package import FirestoreModel
 
 extension RESTCodec {
-    static func decodeFieldReference(_ json: JSON?, at: String) throws(FirestoreError) -> FieldPath {
+    package static func decodeFieldReference(_ json: JSON?, at: String) throws(FirestoreError) -> FieldPath {
         guard let json else { throw .invalidArgument("Missing field reference at '\(at)'.") }
         try checkKeys(json, ["fieldPath"], at: at)
         guard case .string(let s)? = field(json, "fieldPath") else {
@@ -68,7 +68,7 @@ extension RESTCodec {
                                startAt: startAt, endAt: endAt, offset: offset, limit: limit)
     }
 
-    static func decodeCursor(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery.Cursor {
+    package static func decodeCursor(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery.Cursor {
         try checkKeys(json, ["values", "before"], at: at)
         var values: [Value] = []
         if case .array(let items)? = json["values"] {
@@ -82,7 +82,7 @@ extension RESTCodec {
         return .init(values: values, before: before)
     }
 
-    static func decodeFilter(_ json: JSON, at: String) throws(FirestoreError) -> Filter {
+    package static func decodeFilter(_ json: JSON, at: String) throws(FirestoreError) -> Filter {
         try checkKeys(json, ["fieldFilter", "unaryFilter", "compositeFilter"], at: at)
         guard let pairs = json.objectPairs, pairs.count == 1, let (rawKey, body) = pairs.first else {
             throw .invalidArgument("A filter at '\(at)' must set exactly one of fieldFilter, unaryFilter or compositeFilter.")
