@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.2.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.3.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .target(name: "FirestoreModel", swiftSettings: settings),
@@ -50,6 +55,26 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
+            name: "FirestoreWire",
+            dependencies: [
+                "FirestoreModel",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+            ],
+            exclude: ["Protos"],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "FirestoreGRPC",
+            dependencies: [
+                "FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: settings
+        ),
+        .target(
             name: "FirestoreWebSocket",
             dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON"],
             swiftSettings: settings
@@ -57,7 +82,11 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "SecurityRules",
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreGRPC", "SecurityRules",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,6 +112,15 @@ let package = Package(
         .testTarget(
             name: "FirestoreWebSocketTests",
             dependencies: ["FirestoreWebSocket", "FirestoreEngine", "FirestoreStorage", "HearthServer"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "FirestoreWireTests",
+            dependencies: [
+                "FirestoreWire", "FirestoreModel",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreStorage"], swiftSettings: settings),

@@ -31,11 +31,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from differential import (  # noqa: E402  (shared helpers of the REST harness)
     OfficialEmulator,
     compact,
+    compare_step,
     extract,
     http,
     load_known,
     normalise,
-    report_case,
     substitute,
     target_reachable,
     write_cases,
@@ -200,6 +200,49 @@ def run_case(base, case):
         summary = f"{method} {step['path']} as {who_label(step['as'])}"
         results.append((step, summary, status, normalise(resp, project, captures)))
     return results
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+
+
+def error_status(body):
+    """(code, status) of a google.rpc.Status error body, also the first element of a streamed answer."""
+    if isinstance(body, list) and body and isinstance(body[0], dict):
+        body = body[0]
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return body["error"].get("code"), body["error"].get("status")
+    return None
+
+
+def compare_rules_step(step, case, expect, got_status, got_body):
+    """The HTTP status and the error's code and status are always compared; the rest of the normalised
+    body unless the step sets compareBody false; messages only with compareMessage."""
+    cm = step.get("compareMessage", case.get("compareMessage", False))
+    cb = step.get("compareBody", True)
+    diffs = compare_step(expect, got_status, got_body, cm, cb)
+    if not cb and error_status(expect.get("body")) != error_status(got_body):
+        diffs.append(f"error {error_status(got_body)} != expected {error_status(expect.get('body'))}")
+    return diffs
+
+
+def report_case(case, pairs, prefix="FAIL"):
+    """pairs: [(step, summary, expect, got_status, got_body)]; prints mismatches, returns ok."""
+    ok = True
+    for idx, (step, summary, expect, got_status, got_body) in enumerate(pairs):
+        if expect is None:
+            print(f"{prefix} {case['id']} step {idx + 1} {summary}: no recorded expectation (run `record`)")
+            ok = False
+            continue
+        diffs = compare_rules_step(step, case, expect, got_status, got_body)
+        if diffs:
+            ok = False
+            req = " " + compact(step["body"], 200) if "body" in step else " (no body)"
+            print(
+                f"{prefix} {case['id']} step {idx + 1} {summary} | diff: {'; '.join(diffs)} |{req}"
+                f" | expected {expect.get('status')} {compact(expect.get('body'))} | got {got_status} {compact(got_body)}"
+            )
+    return ok
 
 
 # ---------------------------------------------------------------------------

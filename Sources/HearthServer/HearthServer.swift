@@ -2,7 +2,10 @@ import Foundation
 package import FirestoreEngine
 import FirestoreREST
 package import FirestoreStorage
+import FirestoreGRPC
 import FirestoreWebSocket
+import GRPCCore
+import GRPCNIOTransportHTTP2
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -35,6 +38,7 @@ package struct HearthServer: Sendable {
         logger.logLevel = .warning
         let responder = HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)))
         let listen = WebSocketListenConnection(engine: engine)
+        let httpPorts = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: responder,
             server: .http1WebSocketUpgrade(configuration: .init(maxFrameSize: 1 << 24)) { request, _, _ in
@@ -55,13 +59,42 @@ package struct HearthServer: Sendable {
                     try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
                 }
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
             onServerRunning: { channel in
-                await onRunning(channel.localAddress?.port ?? 0)
+                httpPorts.continuation.yield(channel.localAddress?.port ?? 0)
             },
             logger: logger
         )
-        try await app.runService()
-        engine.stores.closeAll()
+        let grpcTransport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext,
+            config: .defaults { $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes })
+        let grpc = GRPCServer(transport: grpcTransport, services: [FirestoreGRPCService(engine: engine)])
+        defer { engine.stores.closeAll() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            group.addTask { try await grpc.serve() }
+            var ports = httpPorts.stream.makeAsyncIterator()
+            guard let httpPort = await ports.next(), let grpcPort = try await grpcTransport.listeningAddress.ipv4?.port else {
+                throw HearthServerError.couldNotStart
+            }
+            let multiplexer = PortMultiplexer(http1Port: httpPort, grpcPort: grpcPort)
+            let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
+            group.addTask { try await multiplexer.serve(publicChannel) }
+            await onRunning(publicChannel.channel.localAddress?.port ?? configuration.port)
+            // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
+            _ = try await group.next()
+            grpc.beginGracefulShutdown()
+            try? await publicChannel.channel.close()
+            group.cancelAll()
+        }
     }
+}
+
+enum HearthServerError: Error {
+    case couldNotStart
+}
+
+enum FirestoreGRPCLimits {
+    /// Firestore's request size limit (10 MiB) plus room for framing.
+    static let maxRequestBytes = 11 * 1024 * 1024
 }

@@ -1,0 +1,101 @@
+import Foundation
+import FirestoreEngine
+import FirestoreModel
+import FirestoreQuery
+import FirestoreWire
+import GRPCCore
+import SwiftProtobuf
+
+extension FirestoreGRPCService {
+    func runQuery(_ r: Google_Firestore_V1_RunQueryRequest, _ identity: Identity,
+                  _ writer: RPCWriter<Google_Firestore_V1_RunQueryResponse>) async throws {
+        let (db, parent) = try Self.parent(r.parent)
+        guard case .structuredQuery(let sq)? = r.queryType else { throw FirestoreError.invalidArgument("A structured query is required.") }
+        let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
+        var transaction: Data?
+        var newTransaction: Google_Firestore_V1_TransactionOptions?
+        var readTime: Google_Protobuf_Timestamp?
+        switch r.consistencySelector {
+        case .transaction(let t)?: transaction = t
+        case .newTransaction(let o)?: newTransaction = o
+        case .readTime(let t)?: readTime = t
+        case nil: break
+        }
+        let (c, newID) = try consistency(db, transaction: transaction, newTransaction: newTransaction, readTime: readTime)
+        let (docs, time) = try await engine.runQuery(query, consistency: c, identity: identity)
+        if let newID {
+            var first = Google_Firestore_V1_RunQueryResponse()
+            first.transaction = Data(newID)
+            try await writer.write(first)
+        }
+        for (i, doc) in docs.enumerated() {
+            var response = Google_Firestore_V1_RunQueryResponse()
+            response.document = WireCodec.encode(query.project(doc), database: db)
+            response.readTime = WireCodec.encode(time)
+            if i == docs.count - 1 { response.done = true } else if query.offset > 0 { response.skippedResults = Int32(query.offset) }
+            try await writer.write(response)
+        }
+        if docs.isEmpty {
+            var response = Google_Firestore_V1_RunQueryResponse()
+            response.readTime = WireCodec.encode(time)
+            response.done = true
+            try await writer.write(response)
+        }
+    }
+
+    func runAggregationQuery(_ r: Google_Firestore_V1_RunAggregationQueryRequest, _ identity: Identity,
+                             _ writer: RPCWriter<Google_Firestore_V1_RunAggregationQueryResponse>) async throws {
+        let (db, parent) = try Self.parent(r.parent)
+        guard case .structuredAggregationQuery(let saq)? = r.queryType else {
+            throw FirestoreError.invalidArgument("A structured aggregation query is required.")
+        }
+        let aggregator = try Aggregator(try WireCodec.decodeAggregations(saq.aggregations, at: "structured_aggregation_query.aggregations"))
+        var transaction: Data?
+        var newTransaction: Google_Firestore_V1_TransactionOptions?
+        var readTime: Google_Protobuf_Timestamp?
+        switch r.consistencySelector {
+        case .transaction(let t)?: transaction = t
+        case .newTransaction(let o)?: newTransaction = o
+        case .readTime(let t)?: readTime = t
+        case nil: break
+        }
+        let (c, newID) = try consistency(db, transaction: transaction, newTransaction: newTransaction, readTime: readTime)
+        let result: [String: Value]
+        let time: Timestamp
+        if case .structuredQuery(let inner)? = saq.queryType {
+            let query = try Query(try WireCodec.decodeStructuredQuery(inner, at: "structured_aggregation_query.structured_query"),
+                                  parent: parent, database: db)
+            (result, time) = try await engine.runAggregation(query, aggregator: aggregator, consistency: c, identity: identity)
+        } else {
+            (result, time) = (aggregator.result(over: []), engine.now)
+        }
+        var response = Google_Firestore_V1_RunAggregationQueryResponse()
+        if let newID { response.transaction = Data(newID) }
+        response.result = WireCodec.encodeAggregationResult(result)
+        response.readTime = WireCodec.encode(time)
+        try await writer.write(response)
+    }
+
+    /// One partition covers the whole query: Firestore may return fewer partitions than asked.
+    func partitionQuery(_ r: Google_Firestore_V1_PartitionQueryRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_PartitionQueryResponse {
+        let (db, parent) = try Self.parent(r.parent)
+        if case .structuredQuery(let sq)? = r.queryType {
+            _ = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
+        }
+        return Google_Firestore_V1_PartitionQueryResponse()
+    }
+
+    func listCollectionIds(_ r: Google_Firestore_V1_ListCollectionIdsRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_ListCollectionIdsResponse {
+        try identity.requireAdmin("Metadata operations")
+        let (db, parent) = try Self.parent(r.parent)
+        let ids = try await engine.listCollectionIDs(db, parent: parent)
+        let offset = r.pageToken.isEmpty ? 0 : (Int(r.pageToken) ?? -1)
+        guard offset >= 0 else { throw .invalidArgument("invalid page token") }
+        let size = Int(r.pageSize)
+        let page = size > 0 ? Array(ids.dropFirst(offset).prefix(size)) : Array(ids.dropFirst(offset))
+        var out = Google_Firestore_V1_ListCollectionIdsResponse()
+        out.collectionIds = page
+        if size > 0, offset + size < ids.count { out.nextPageToken = String(offset + size) }
+        return out
+    }
+}
