@@ -45,7 +45,8 @@ package enum RuleValues {
     package static func auth(_ identity: Identity) -> RuleValue {
         guard case .client(let claims) = identity else { return .null }
         var uid: RuleValue = .null
-        if case .string(let s)? = claims["user_id"] ?? claims["sub"] { uid = .string(s) }
+        // As the official emulator: the uid is the `sub` claim.
+        if case .string(let s)? = claims["sub"] { uid = .string(s) }
         return .map(["uid": uid, "token": .map(claims.mapValues(value))])
     }
 

@@ -31,6 +31,31 @@ final class TransactionRegistry: Sendable {
     static let maxLifetimeMicros: Int64 = 270_000_000
 
     private let states = Mutex<[[UInt8]: State]>([:])
+    /// Documents read by open read-write transactions, and which transaction read them first.
+    private let locks = Mutex<[ResourcePath: [UInt8]]>([:])
+    /// How long a transaction's read waits for another transaction holding the document.
+    static let lockWaitMicros: Int64 = 500_000
+
+    /// Takes the read lock of `key` for `id`, waiting (briefly) while another open read-write
+    /// transaction holds it: like Firestore's pessimistic locks, contending transactions then
+    /// run one after the other instead of aborting each other. After the wait the read goes on
+    /// anyway and optimistic validation at commit keeps the outcome serializable.
+    func lock(_ key: ResourcePath, for id: [UInt8], clock: any EngineClock) async {
+        let start = clock.nowMicros()
+        while true {
+            let acquired: Bool = locks.withLock { locks in
+                if let holder = locks[key], holder != id, states.withLock({ $0[holder] != nil }) { return false }
+                locks[key] = id
+                return true
+            }
+            if acquired || clock.nowMicros() - start > Self.lockWaitMicros { return }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    private func releaseLocks(of id: [UInt8]) {
+        locks.withLock { locks in locks = locks.filter { $0.value != id } }
+    }
     /// Recently ended transactions (bounded), so a late rollback succeeds quietly and a late
     /// commit says the transaction is closed rather than unknown.
     private let closed = Mutex<(set: Set<[UInt8]>, order: [[UInt8]])>((.init(), []))
@@ -89,10 +114,14 @@ final class TransactionRegistry: Sendable {
         }
         guard let result else { throw invalid(id) }
         markClosed(id)
+        releaseLocks(of: id)
         return result
     }
 
-    func removeAll() { states.withLock { $0.removeAll() } }
+    func removeAll() {
+        states.withLock { $0.removeAll() }
+        locks.withLock { $0.removeAll() }
+    }
 
     func invalid(_ id: [UInt8]) -> FirestoreError {
         if isClosed(id) {

@@ -1,0 +1,187 @@
+"""The real google-cloud-firestore client against Hearth over gRPC."""
+import datetime
+import threading
+
+import pytest
+from google.api_core import exceptions
+from google.cloud import firestore
+from google.cloud.firestore_v1 import transforms
+from google.cloud.firestore_v1.base_query import And, FieldFilter, Or
+
+
+def test_every_value_type_round_trips(db):
+    when = datetime.datetime(2024, 5, 1, 10, 0, 0, 123456, tzinfo=datetime.timezone.utc)
+    other = db.document("things/other")
+    data = {
+        "null": None, "bool": True, "int": -(2 ** 63), "float": 1.5, "nan": float("nan"), "inf": float("inf"),
+        "time": when, "text": "héllo 😀", "bytes": b"\x00\xff", "ref": other,
+        "geo": firestore.GeoPoint(51.5, -0.1), "list": [1, "a", {"k": None}], "map": {"nested": {"deep": [True]}},
+    }
+    db.document("things/all").set(data)
+    back = db.document("things/all").get().to_dict()
+    assert back["null"] is None and back["bool"] is True and back["int"] == -(2 ** 63)
+    assert back["float"] == 1.5 and back["nan"] != back["nan"] and back["inf"] == float("inf")
+    assert back["time"] == when and back["text"] == "héllo 😀" and back["bytes"] == b"\x00\xff"
+    assert back["ref"].path == "things/other" and back["geo"] == firestore.GeoPoint(51.5, -0.1)
+    assert back["list"] == [1, "a", {"k": None}] and back["map"] == {"nested": {"deep": [True]}}
+
+
+def test_set_merge_update_delete(db):
+    ref = db.document("users/alice")
+    ref.set({"name": "Alice", "address": {"city": "Paris", "zip": "75001"}})
+    ref.set({"address": {"city": "Lyon"}, "age": 30}, merge=True)
+    assert ref.get().to_dict() == {"name": "Alice", "address": {"city": "Lyon", "zip": "75001"}, "age": 30}
+    ref.update({"address.zip": firestore.DELETE_FIELD, "age": 31})
+    assert ref.get().to_dict() == {"name": "Alice", "address": {"city": "Lyon"}, "age": 31}
+    ref.delete()
+    assert not ref.get().exists
+    with pytest.raises(exceptions.NotFound):
+        ref.update({"age": 1})
+
+
+def test_transforms(db):
+    ref = db.document("counters/c")
+    ref.set({"n": 1, "tags": ["a", "b"], "hi": 5, "lo": 5})
+    ref.update({
+        "n": firestore.Increment(2), "tags": firestore.ArrayUnion(["c", "a"]), "at": firestore.SERVER_TIMESTAMP,
+        "hi": transforms.Maximum(9), "lo": transforms.Minimum(2),
+    })
+    ref.update({"tags": firestore.ArrayRemove(["b"])})
+    d = ref.get().to_dict()
+    assert d["n"] == 3 and d["tags"] == ["a", "c"] and d["hi"] == 9 and d["lo"] == 2
+    assert isinstance(d["at"], datetime.datetime)
+
+
+def test_create_conflict_and_preconditions(db):
+    ref = db.document("c/once")
+    ref.create({"v": 1})
+    with pytest.raises(exceptions.AlreadyExists):
+        ref.create({"v": 2})
+    snap = ref.get()
+    ref.update({"v": 3}, option=db.write_option(last_update_time=snap.update_time))
+    with pytest.raises(exceptions.FailedPrecondition):
+        ref.update({"v": 4}, option=db.write_option(last_update_time=snap.update_time))
+
+
+def test_batch_and_get_all(db):
+    batch = db.batch()
+    for i in range(5):
+        batch.set(db.document(f"items/i{i}"), {"i": i})
+    batch.delete(db.document("items/i4"))
+    batch.commit()
+    refs = [db.document(f"items/i{i}") for i in range(5)]
+    found = {s.id: s.exists for s in db.get_all(refs)}
+    assert found == {"i0": True, "i1": True, "i2": True, "i3": True, "i4": False}
+
+
+def test_transactions_retry_under_contention(db):
+    ref = db.document("counters/shared")
+    ref.set({"n": 0})
+
+    @firestore.transactional
+    def bump(tx):
+        snap = ref.get(transaction=tx)
+        tx.update(ref, {"n": snap.get("n") + 1})
+
+    def worker():
+        client = firestore.Client(project=db.project)
+        for _ in range(10):
+            tx = client.transaction()
+
+            @firestore.transactional
+            def inc(t):
+                s = client.document(ref.path).get(transaction=t)
+                t.update(client.document(ref.path), {"n": s.get("n") + 1})
+            inc(tx)
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    bump(db.transaction())
+    assert ref.get().get("n") == 21
+
+
+def seed(db):
+    rows = [
+        ("a", {"n": 1, "s": "x", "tags": ["red", "blue"], "g": "one"}),
+        ("b", {"n": 2.5, "s": "y", "tags": ["blue"], "g": "two"}),
+        ("c", {"n": 3, "s": "x", "tags": [], "g": "one"}),
+        ("d", {"n": None, "s": "z", "g": "two"}),
+        ("e", {"n": 4, "s": "y", "tags": ["green"], "g": "one"}),
+    ]
+    for id, data in rows:
+        db.document(f"things/{id}").set(data)
+    return db.collection("things")
+
+
+def ids(query):
+    return [s.id for s in query.stream()]
+
+
+def test_query_operators(db):
+    c = seed(db)
+    assert ids(c.where(filter=FieldFilter("n", "==", 1))) == ["a"]
+    assert ids(c.where(filter=FieldFilter("n", "!=", 1))) == ["b", "c", "e"]
+    assert ids(c.where(filter=FieldFilter("n", "<", 3))) == ["a", "b"]
+    assert ids(c.where(filter=FieldFilter("n", "<=", 3))) == ["a", "b", "c"]
+    assert ids(c.where(filter=FieldFilter("n", ">", 2))) == ["b", "c", "e"]
+    assert ids(c.where(filter=FieldFilter("n", ">=", 3))) == ["c", "e"]
+    assert ids(c.where(filter=FieldFilter("tags", "array_contains", "blue"))) == ["a", "b"]
+    assert ids(c.where(filter=FieldFilter("tags", "array_contains_any", ["red", "green"]))) == ["a", "e"]
+    assert ids(c.where(filter=FieldFilter("s", "in", ["x", "z"]))) == ["a", "c", "d"]
+    assert ids(c.where(filter=FieldFilter("s", "not-in", ["x", "z"]))) == ["b", "e"]
+    assert ids(c.where(filter=FieldFilter("n", "==", None))) == ["d"]
+    assert ids(c.where(filter=Or([FieldFilter("s", "==", "z"), And([FieldFilter("g", "==", "one"), FieldFilter("n", ">", 2)])]))) == ["d", "c", "e"]
+
+
+def test_order_cursors_limits_select(db):
+    c = seed(db)
+    ordered = c.order_by("n", direction=firestore.Query.DESCENDING)
+    assert ids(ordered) == ["e", "c", "b", "a", "d"]
+    snap = db.document("things/c").get()
+    assert ids(c.order_by("n").start_after(snap)) == ["e"]
+    assert ids(c.order_by("n").end_before(snap)) == ["d", "a", "b"]
+    assert [s.id for s in c.order_by("n").limit_to_last(2).get()] == ["c", "e"]
+    assert ids(c.order_by("n").offset(1).limit(2)) == ["a", "b"]
+    assert [s.to_dict() for s in c.where(filter=FieldFilter("n", "==", 1)).select(["s"]).stream()] == [{"s": "x"}]
+
+
+def test_collection_group_and_listing(db):
+    db.document("rooms/r1/messages/m1").set({"t": 1})
+    db.document("rooms/r2/messages/m2").set({"t": 2})
+    db.document("messages/m3").set({"t": 3})
+    assert sorted(s.id for s in db.collection_group("messages").stream()) == ["m1", "m2", "m3"]
+    assert sorted(c.id for c in db.collections()) == ["messages", "rooms"]
+    assert [c.id for c in db.document("rooms/r1").collections()] == ["messages"]
+    missing = [r.id for r in db.collection("rooms").list_documents()]
+    assert missing == ["r1", "r2"]
+    db.recursive_delete(db.collection("rooms"))
+    assert list(db.collection_group("messages").stream())[0].id == "m3"
+
+
+def test_aggregations(db):
+    c = seed(db)
+    agg = c.aggregate(firestore.Count(alias="count")) if hasattr(firestore, "Count") else None
+    assert c.count().get()[0][0].value == 5
+    assert c.sum("n").get()[0][0].value == 10.5
+    assert c.avg("n").get()[0][0].value == pytest.approx(2.625)
+    assert c.where(filter=FieldFilter("s", "==", "x")).count().get()[0][0].value == 2
+    _ = agg
+
+
+def test_firebase_admin_client(hearth):
+    import firebase_admin
+    import google.auth.credentials
+    from firebase_admin import credentials, firestore as admin_firestore
+
+    class Anonymous(credentials.Base):
+        def get_credential(self):
+            return google.auth.credentials.AnonymousCredentials()
+
+    app = firebase_admin.initialize_app(Anonymous(), {"projectId": "interop-admin"}, name="interop")
+    client = admin_firestore.client(app)
+    client.document("admins/root").set({"ok": True})
+    assert client.document("admins/root").get().get("ok") is True
+    firebase_admin.delete_app(app)

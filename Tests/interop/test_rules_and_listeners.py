@@ -1,0 +1,132 @@
+"""Security rules denials and snapshot listeners through the real client."""
+import base64
+import json
+import threading
+import urllib.request
+
+import pytest
+from google.api_core import exceptions
+from google.auth.credentials import Credentials
+from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
+
+RULES = """rules_version = '2';
+service cloud.firestore {
+  match /databases/{database}/documents {
+    match /tasks/{id} {
+      allow read, write: if request.auth != null && request.auth.uid == resource.data.userId;
+      allow create: if request.auth != null && request.resource.data.userId == request.auth.uid;
+    }
+  }
+}"""
+
+
+def put_rules(base, project):
+    body = json.dumps({"rules": {"files": [{"name": "firestore.rules", "content": RULES}]}}).encode()
+    req = urllib.request.Request(f"{base}/emulator/v1/projects/{project}:securityRules", data=body, method="PUT",
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req)
+
+
+class TokenCredentials(Credentials):
+    """Sends a fixed bearer token: an unsigned ID token, as emulator tests do."""
+
+    def __init__(self, token):
+        super().__init__()
+        self.token = token
+
+    def refresh(self, request):
+        pass
+
+    @property
+    def expired(self):
+        return False
+
+    @property
+    def valid(self):
+        return True
+
+
+def id_token(uid):
+    enc = lambda d: base64.urlsafe_b64encode(json.dumps(d).encode()).rstrip(b"=").decode()
+    return enc({"alg": "none", "typ": "JWT"}) + "." + enc({"sub": uid, "user_id": uid}) + "."
+
+
+def client_as(project, uid):
+    """A client that sends a user's ID token: the server SDK sends `Bearer owner` to an
+    emulator, so the metadata is replaced as a mobile or web client's would be."""
+    c = firestore.Client(project=project, credentials=TokenCredentials(id_token(uid)))
+    metadata = [(k, v) for k, v in c._rpc_metadata if k != "authorization"]
+    c._rpc_metadata_internal = metadata + [("authorization", "Bearer " + id_token(uid))]
+    return c
+
+
+def test_rules_deny_with_permission_denied(hearth, db):
+    put_rules(hearth, db.project)
+    db.document("tasks/t1").set({"userId": "bob", "title": "x"})
+    alice = client_as(db.project, "alice")
+    alice.document("tasks/t2").set({"userId": "alice", "title": "mine"})
+    assert alice.document("tasks/t2").get().get("title") == "mine"
+    with pytest.raises(exceptions.PermissionDenied):
+        alice.document("tasks/t1").get()
+    assert [s.id for s in alice.collection("tasks").where(filter=FieldFilter("userId", "==", "alice")).stream()] == ["t2"]
+    with pytest.raises(exceptions.PermissionDenied):
+        list(alice.collection("tasks").stream())
+
+
+def wait_for(events, count, timeout=5):
+    deadline = threading.Event()
+    for _ in range(int(timeout * 20)):
+        if len(events) >= count:
+            return
+        deadline.wait(0.05)
+    raise AssertionError(f"expected {count} snapshots, got {len(events)}: {events}")
+
+
+def test_document_listener(db):
+    events = []
+    ref = db.document("live/doc")
+    watch = ref.on_snapshot(lambda snaps, changes, t: events.append([s.to_dict() if s.exists else None for s in snaps]))
+    wait_for(events, 1)
+    ref.set({"v": 1})
+    wait_for(events, 2)
+    ref.delete()
+    wait_for(events, 3)
+    watch.unsubscribe()
+    assert events[1] == [{"v": 1}]
+    assert events[2] in ([None], [])
+
+
+def test_query_listener_with_limit_window(db):
+    for i, score in enumerate([10, 20, 30]):
+        db.document(f"scores/p{i}").set({"score": score})
+    events = []
+    query = db.collection("scores").order_by("score", direction=firestore.Query.DESCENDING).limit(2)
+    watch = query.on_snapshot(lambda snaps, changes, t: events.append(([s.id for s in snaps], sorted(c.type.name + ":" + c.document.id for c in changes))))
+    # The Python SDK orders snapshots on the client (and multiplies by the direction enum, so
+    # descending reads as ascending); the window's membership is what the server decides.
+    wait_for(events, 1)
+    assert sorted(events[0][0]) == ["p1", "p2"]
+    db.document("scores/p0").set({"score": 99})
+    wait_for(events, 2)
+    assert sorted(events[1][0]) == ["p0", "p2"] and events[1][1] == ["ADDED:p0", "REMOVED:p1"]
+    db.document("scores/p0").delete()
+    wait_for(events, 3)
+    assert sorted(events[2][0]) == ["p1", "p2"] and events[2][1] == ["ADDED:p1", "REMOVED:p0"]
+    watch.unsubscribe()
+
+
+def test_listener_denied_by_rules(hearth, db):
+    put_rules(hearth, db.project)
+    alice = client_as(db.project, "alice")
+    snapshots = []
+    watch = alice.collection("tasks").on_snapshot(lambda snaps, changes, t: snapshots.append(snaps))
+    for _ in range(100):
+        if not watch.is_active:
+            break
+        threading.Event().wait(0.05)
+    assert not watch.is_active and snapshots == []
+    allowed = alice.collection("tasks").where(filter=FieldFilter("userId", "==", "alice")).on_snapshot(
+        lambda snaps, changes, t: snapshots.append(snaps))
+    wait_for(snapshots, 1)
+    allowed.unsubscribe()
