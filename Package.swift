@@ -100,7 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "HearthServer"],
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "SecurityRules", "HearthServer"],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),

@@ -181,3 +181,5 @@ if FileManager.default.isExecutableFile(atPath: hearthPath) {
     print("(no hearth binary at \(hearthPath): start-up, RSS and REST figures skipped)")
 }
 try await engineLatencies(sizes: sizes)
+try await ListenBenchmark.rules(count: 5000)
+try await ListenBenchmark.run(count: Int(argument("--listen-docs") ?? "100000") ?? 100_000)

@@ -23,6 +23,7 @@ package final class ListenSession: Sendable {
     private let databases = DatabaseSet()
     private let feedToken: Mutex<Int?> = Mutex(nil)
     private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let pending = PendingCounter()
 
     package init(engine: FirestoreEngine, identity: Identity) {
         self.engine = engine
@@ -30,22 +31,33 @@ package final class ListenSession: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: ListenEvent.self)
         let (commandStream, commands) = AsyncStream.makeStream(of: Command.self)
         self.commands = commands
+        let pending = self.pending
         let token = engine.feed.subscribe { [databases, commands] event in
-            if databases.contains(event.database) { commands.yield(.commit(event)) }
+            if databases.contains(event.database) {
+                pending.add(1)
+                commands.yield(.commit(event))
+            }
         }
         feedToken.withLock { $0 = token }
-        let processor = Processor(engine: engine, identity: identity, sink: eventSink)
+        let processor = Processor(engine: engine, identity: identity, sink: eventSink, pending: pending)
         worker.withLock { $0 = Task { await processor.run(commandStream) } }
     }
 
     /// Adds a target; its first snapshot (or its error) arrives on ``events``.
     package func add(_ target: ListenTarget) {
         databases.insert(target.database)
+        pending.add(1)
         commands.yield(.add(target))
     }
 
+    /// Whether commands or commits are still queued or being processed (for benchmarks and tests).
+    package var hasPendingWork: Bool { pending.load(ordering: .relaxed) > 0 }
+
     /// Removes a target and frees its results.
-    package func remove(_ targetID: Int32) { commands.yield(.remove(targetID)) }
+    package func remove(_ targetID: Int32) {
+        pending.add(1)
+        commands.yield(.remove(targetID))
+    }
 
     /// Ends the session: unsubscribes from the feed and finishes ``events``.
     package func close() {
@@ -64,6 +76,13 @@ private final class DatabaseSet: Sendable {
     func contains(_ db: DatabaseID) -> Bool { set.withLock { $0.contains(db) } }
 }
 
+/// Commands queued or in progress.
+final class PendingCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func add(_ n: Int) { value.add(n, ordering: .relaxed) }
+    func load(ordering: AtomicLoadOrdering) -> Int { value.load(ordering: ordering) }
+}
+
 /// The single consumer of a session's commands.
 private actor Processor {
     let engine: FirestoreEngine
@@ -74,10 +93,13 @@ private actor Processor {
     var snapshotTimes: [Int32: Timestamp] = [:]
     var rulesGeneration: Int
 
-    init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation) {
+    let pending: PendingCounter
+
+    init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation, pending: PendingCounter) {
         self.engine = engine
         self.identity = identity
         self.sink = sink
+        self.pending = pending
         rulesGeneration = engine.rules.generation
     }
 
@@ -91,6 +113,7 @@ private actor Processor {
                 sink.yield(.targetRemoved(targetID: id, error: nil))
             case .commit(let event): await apply(event)
             }
+            pending.add(-1)
         }
     }
 
