@@ -51,7 +51,7 @@ package final class ListenSession: Sendable {
     }
 
     /// Whether commands or commits are still queued or being processed (for benchmarks and tests).
-    package var hasPendingWork: Bool { pending.load(ordering: .relaxed) > 0 }
+    package var hasPendingWork: Bool { pending.current > 0 }
 
     /// Removes a target and frees its results.
     package func remove(_ targetID: Int32) {
@@ -80,7 +80,7 @@ private final class DatabaseSet: Sendable {
 final class PendingCounter: Sendable {
     private let value = Atomic<Int>(0)
     func add(_ n: Int) { value.add(n, ordering: .relaxed) }
-    func load(ordering: AtomicLoadOrdering) -> Int { value.load(ordering: ordering) }
+    var current: Int { value.load(ordering: .relaxed) }
 }
 
 /// The single consumer of a session's commands.
