@@ -74,7 +74,12 @@ extension FirestoreEngine {
             "limit": query.limit.map { .int(Int64($0)) } ?? .null,
             "offset": .int(Int64(query.offset)),
         ]
-        queryInfo["orderBy"] = query.explicitOrderBy.first.map { .string($0.field.canonical) } ?? .null
+        // A map of field → 'ASC' / 'DESC', as the official emulator presents it.
+        var orderBy: [String: RuleValue] = [:]
+        for order in query.explicitOrderBy {
+            orderBy[order.field.canonical] = .string(order.direction == .ascending ? "ASC" : "DESC")
+        }
+        queryInfo["orderBy"] = .map(orderBy)
         let requestValue = Self.requestValue(identity, method: .list, path: displayPath, time: now, extra: ["query": .map(queryInfo)])
         var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
         for data in Self.constrainedData(query.filter) {
@@ -140,7 +145,11 @@ extension FirestoreEngine {
             let method: RulesMethod = write.operation == .delete ? .delete : (before == nil ? .create : .update)
             let path = RuleValues.path(of: write.key, in: db)
             var extra: [String: RuleValue] = [:]
-            if method != .delete, let after { extra["resource"] = RuleValues.resource(after, in: db) }
+            if method == .delete {
+                extra["resource"] = .null
+            } else if let after {
+                extra["resource"] = RuleValues.resource(after, in: db)
+            }
             let request = RulesRequest(method: method, path: path.segments, variables: [
                 "request": requestValue(identity, method: method, path: path, time: commitTime, extra: extra),
                 "resource": (originals[write.key] ?? nil).map { RuleValues.resource($0, in: db) } ?? .null,
