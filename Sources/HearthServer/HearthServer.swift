@@ -65,25 +65,21 @@ package struct HearthServer: Sendable {
             },
             logger: logger
         )
-        let grpcTransport = HTTP2ServerTransport.Posix(
-            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext,
-            config: .defaults { $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes })
-        let grpc = GRPCServer(transport: grpcTransport, services: [FirestoreGRPCService(engine: engine)])
+        // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
+        // loads the gRPC stack (faster start, smaller idle memory).
+        let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
         defer { engine.stores.closeAll() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService() }
-            group.addTask { try await grpc.serve() }
             var ports = httpPorts.stream.makeAsyncIterator()
-            guard let httpPort = await ports.next(), let grpcPort = try await grpcTransport.listeningAddress.ipv4?.port else {
-                throw HearthServerError.couldNotStart
-            }
-            let multiplexer = PortMultiplexer(http1Port: httpPort, grpcPort: grpcPort)
+            guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
+            let multiplexer = PortMultiplexer(http1Port: httpPort, grpcPort: { try await grpc.port() })
             let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
             group.addTask { try await multiplexer.serve(publicChannel) }
             await onRunning(publicChannel.channel.localAddress?.port ?? configuration.port)
             // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
             _ = try await group.next()
-            grpc.beginGracefulShutdown()
+            await grpc.shutdown()
             try? await publicChannel.channel.close()
             group.cancelAll()
         }
@@ -97,4 +93,36 @@ enum HearthServerError: Error {
 enum FirestoreGRPCLimits {
     /// Firestore's request size limit (10 MiB) plus room for framing.
     static let maxRequestBytes = 11 * 1024 * 1024
+}
+
+/// The gRPC server, started once, on first use, on a loopback port.
+actor LazyGRPCServer {
+    let service: FirestoreGRPCService
+    private var started: (server: GRPCServer<HTTP2ServerTransport.Posix>, task: Task<Void, any Error>, port: Int)?
+
+    init(service: FirestoreGRPCService) { self.service = service }
+
+    func port() async throws -> Int {
+        if let started { return started.port }
+        let transport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext,
+            config: .defaults { $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes })
+        let server = GRPCServer(transport: transport, services: [service])
+        let task = Task { try await server.serve() }
+        guard let port = try await transport.listeningAddress.ipv4?.port else {
+            task.cancel()
+            throw HearthServerError.couldNotStart
+        }
+        if let started { // another connection started it while this one waited
+            server.beginGracefulShutdown()
+            return started.port
+        }
+        started = (server, task, port)
+        return port
+    }
+
+    func shutdown() {
+        started?.server.beginGracefulShutdown()
+        started?.task.cancel()
+    }
 }

@@ -9,7 +9,8 @@ struct PortMultiplexer: Sendable {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     let http1Port: Int
-    let grpcPort: Int
+    /// The gRPC server's loopback port (started on first use).
+    let grpcPort: @Sendable () async throws -> Int
 
     typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
@@ -52,7 +53,7 @@ struct PortMultiplexer: Sendable {
                     head.writeBuffer(&chunk)
                     isHTTP2 = Self.classify(Array(head.readableBytesView))
                 }
-                let port = isHTTP2 == true ? grpcPort : http1Port
+                let port = isHTTP2 == true ? try await grpcPort() : http1Port
                 let upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .channelOption(.socketOption(.tcp_nodelay), value: 1)
                     .connect(host: "127.0.0.1", port: port) { channel in
