@@ -44,7 +44,9 @@ extension StoreSession {
                                           arguments: scope.arguments)
         while let row = try current.next() {
             let key: Data = row[4]
-            states[key] = try Self.document(from: row)
+            let doc = try Self.document(from: row)
+            // Created after the read time (and never replaced since): missing then.
+            states[key] = doc.createTime.microseconds <= readTime ? doc : Document?.none
         }
         let past = try Row.fetchCursor(db, sql: """
             SELECT h.path, h.fields, h.create_time, h.update_time, h.path_key FROM history h
@@ -52,7 +54,12 @@ extension StoreSession {
             """, arguments: scope.arguments + [readTime])
         while let row = try past.next() {
             let key: Data = row[4]
-            states[key] = (row[1] as Data?) == nil ? Document?.none : try Self.document(from: row)
+            if (row[1] as Data?) == nil {
+                states[key] = Document?.none
+            } else {
+                let past = try Self.document(from: row)
+                states[key] = past.createTime.microseconds <= readTime ? past : Document?.none
+            }
         }
         let matching = states.values.compactMap { $0 }.filter { query.matches($0) }
         return query.arrange(matching)

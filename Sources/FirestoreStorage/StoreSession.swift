@@ -29,6 +29,10 @@ package struct StoreSession {
     }
 
     /// The document at `key` as it was at `readTime` (microseconds), from history.
+    ///
+    /// History keeps the state a document had before each change that replaced or deleted it;
+    /// a creation keeps nothing, since before it the document did not exist: a current
+    /// document created after `readTime` with no history row is read as missing.
     package func document(_ key: ResourcePath, at readTime: Int64) throws -> Document? {
         let pathKey = Data(IndexKey.encode(path: key))
         if let row = try Row.fetchOne(db, sql: """
@@ -36,31 +40,35 @@ package struct StoreSession {
             WHERE path_key = ? AND valid_until > ? ORDER BY valid_until LIMIT 1
             """, arguments: [pathKey, readTime]) {
             if row[1] as Data? == nil { return nil }
-            return try Self.document(from: row)
+            let past = try Self.document(from: row)
+            return past.createTime.microseconds <= readTime ? past : nil
         }
-        return try document(key)
+        guard let current = try document(key), current.createTime.microseconds <= readTime else { return nil }
+        return current
     }
 
     /// Writes a document (insert or replace), maintaining its field index entries and history.
     package func put(_ document: Document, previous: Document?, commitMicros: Int64) throws {
         let key = document.key
         let pathKey = Data(IndexKey.encode(path: key))
-        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+        if previous != nil {
+            try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+        }
         let parent = key.parent.description
         let collectionID = key.parent.lastSegment
         let fields = Data(ValueCodec.encode(fields: document.fields))
         let id: Int64
-        if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path_key = ?", arguments: [pathKey]) {
+        if previous != nil, let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM document WHERE path_key = ?"), arguments: [pathKey]) {
             try db.execute(sql: "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?",
                            arguments: [fields, document.createTime.microseconds, document.updateTime.microseconds, existing])
             try db.execute(sql: "DELETE FROM field_entry WHERE doc = ?", arguments: [existing])
             id = existing
         } else {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO document (path, parent, collection_id, path_key, fields, create_time, update_time)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [key.description, parent, collectionID, pathKey, fields,
-                                 document.createTime.microseconds, document.updateTime.microseconds])
+                """).execute(arguments: [key.description, parent, collectionID, pathKey, fields,
+                                         document.createTime.microseconds, document.updateTime.microseconds])
             id = db.lastInsertedRowID
         }
         let insert = try db.cachedStatement(sql: """

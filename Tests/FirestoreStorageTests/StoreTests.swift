@@ -93,7 +93,15 @@ struct StoreTests {
         #expect(try await store.read { try $0.document(key, at: 150) }?.fields == ["v": .integer(1)])
         #expect(try await store.read { try $0.document(key, at: 250) }?.fields == ["v": .integer(2)])
         #expect(try await store.read { try $0.document(key, at: 350) } == nil)
+        // Recreated later: before the recreation it was missing, after it it exists.
+        let v3 = Document(key: key, fields: ["v": .integer(3)], createTime: Timestamp(microseconds: 400), updateTime: Timestamp(microseconds: 400))
+        try await store.write { s in try s.put(v3, previous: nil, commitMicros: 400) }
+        #expect(try await store.read { try $0.document(key, at: 350) } == nil)
+        #expect(try await store.read { try $0.document(key, at: 150) }?.fields == ["v": .integer(1)])
+        #expect(try await store.read { try $0.document(key, at: 450) }?.fields == ["v": .integer(3)])
         let q = try Query(.init(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
         #expect(try await store.read { try $0.runQuery(q, at: 250) }.map(\.fields) == [["v": .integer(2)]])
+        #expect(try await store.read { try $0.runQuery(q, at: 50) }.isEmpty)
+        #expect(try await store.read { try $0.runQuery(q, at: 350) }.isEmpty)
     }
 }
