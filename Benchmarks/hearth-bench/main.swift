@@ -171,6 +171,10 @@ func engineLatencies(sizes: [Int]) async throws {
     }
 }
 
+if argument("--only") == "rules" {
+    try await ListenBenchmark.rules(count: Int(argument("--count") ?? "5000") ?? 5000)
+    exit(0)
+}
 let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
 let sizes = (argument("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
 print("hearth-bench: \(hearthPath)")
