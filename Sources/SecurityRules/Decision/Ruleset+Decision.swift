@@ -42,13 +42,28 @@ extension Ruleset {
             guard let match = covering.chain.last else { continue }
             let matchPath = covering.chain.map(\.block.pattern.text).joined()
             for allow in match.allows where allow.covers(request.method) {
+                // Evaluate without keeping a trace; only a condition that fails is evaluated
+                // again, traced, to explain why (lookups come from the ledger's cache, and the
+                // second pass counts neither towards coverage nor the expression limit).
                 evaluator.trace = [:]
-                let outcome = allow.statement.condition.map { evaluator.evaluate($0, environments[environments.count - 1]) }
-                    ?? .success(.bool(true))
+                evaluator.isTracing = false
+                let environment = environments[environments.count - 1]
+                let before = (evaluator.expressionCount, evaluator.debugOutput.count, evaluator.ledger, evaluator.limitError, evaluator.callDepth)
+                let outcome = allow.statement.condition.map { evaluator.evaluate($0, environment) } ?? .success(.bool(true))
                 let info = statementInfo(allow, matchPath: matchPath)
                 let isGranted = evaluator.limitError == nil && (try? outcome.get()) == .bool(true)
                 var failures: [FailedCondition] = []
                 if !isGranted, let condition = allow.statement.condition {
+                    // Replay the same evaluation from the same state (it is deterministic), traced.
+                    evaluator.expressionCount = before.0
+                    evaluator.debugOutput.removeSubrange(before.1...)
+                    evaluator.ledger = before.2
+                    evaluator.limitError = before.3
+                    evaluator.callDepth = before.4
+                    evaluator.isTracing = true
+                    evaluator.isRecordingCoverage = false
+                    _ = evaluator.evaluate(condition, environment)
+                    evaluator.isRecordingCoverage = true
                     failures = DenialExplainer(ruleset: self, trace: evaluator.trace).explain(condition)
                 }
                 attempts.append(AllowAttempt(statement: info, bindings: bound, isGranted: isGranted, failures: failures))

@@ -25,6 +25,10 @@ final class Evaluator {
     var limitError: RuleError?
     /// The last outcome of each node during the current allow statement.
     var trace: [NodeID: RuleOutcome] = [:]
+    /// Whether outcomes are kept in ``trace`` (only needed to explain a denial).
+    var isTracing = true
+    /// Whether outcomes count towards ``coverage`` (off while re-evaluating to explain).
+    var isRecordingCoverage = true
     var debugOutput: [String] = []
     /// The environment at each match depth of the current path: index 0 holds the globals,
     /// index d adds the wildcards of the first d match blocks. Functions run in the
@@ -54,8 +58,8 @@ final class Evaluator {
         if case .failure(let error) = outcome, error.origin == nil {
             outcome = .failure(error.attributed(to: expr.id))
         }
-        coverage.record(expr.id, outcome)
-        trace[expr.id] = outcome
+        if isRecordingCoverage { coverage.record(expr.id, outcome) }
+        if isTracing { trace[expr.id] = outcome }
         return outcome
     }
 
