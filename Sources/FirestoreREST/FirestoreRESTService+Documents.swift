@@ -45,7 +45,10 @@ extension FirestoreRESTService {
                 orderBy.append(.init(try FieldPath(parsing: String(first)), direction))
             }
         }
-        let structured = StructuredQuery(from: [.init(collectionID: collectionID)], orderBy: orderBy)
+        // A page is a limit (rules see pageSize as request.query.limit, as in the official emulator).
+        let paged = pageSize > 0 && !showMissing
+        let structured = StructuredQuery(from: [.init(collectionID: collectionID)], orderBy: orderBy,
+                                         offset: paged ? offset : 0, limit: paged ? pageSize : nil)
         let query = try Query(structured, parent: parent, database: db)
         var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency, identity: identity).documents.map {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
@@ -56,7 +59,7 @@ extension FirestoreRESTService {
             }
             entries.sort { $0.0 < $1.0 }
         }
-        let page = pageSize > 0 ? Array(entries.dropFirst(offset).prefix(pageSize)) : Array(entries.dropFirst(offset))
+        let page = paged ? entries : (pageSize > 0 ? Array(entries.dropFirst(offset).prefix(pageSize)) : Array(entries.dropFirst(offset)))
         var pairs: [(String, JSON)] = []
         if !page.isEmpty { pairs.append(("documents", .array(page.map(\.1)))) }
         if pageSize > 0, page.count == pageSize {
