@@ -9,14 +9,7 @@ import SwiftProtobuf
 extension FirestoreGRPCService {
     func getDocument(_ r: Google_Firestore_V1_GetDocumentRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_Document {
         let (db, key) = try PathValidation.documentKey(fromName: r.name)
-        var transaction: Data?
-        var readTime: Google_Protobuf_Timestamp?
-        switch r.consistencySelector {
-        case .transaction(let t)?: transaction = t
-        case .readTime(let t)?: readTime = t
-        case nil: break
-        }
-        let (c, _) = try consistency(db, transaction: transaction, newTransaction: nil, readTime: readTime)
+        let (c, _) = try consistency(db, r.selection)
         guard let doc = try await engine.getDocument(db, key: key, consistency: c, identity: identity) else {
             throw .notFound("Document (\(r.name)) not found.")
         }
@@ -27,14 +20,7 @@ extension FirestoreGRPCService {
         let (db, parent) = try Self.parent(r.parent)
         if r.showMissing { try identity.requireAdmin("Metadata operations") }
         if r.pageSize < 0 { throw .invalidArgument("Page size must be nonnegative.") }
-        var transaction: Data?
-        var readTime: Google_Protobuf_Timestamp?
-        switch r.consistencySelector {
-        case .transaction(let t)?: transaction = t
-        case .readTime(let t)?: readTime = t
-        case nil: break
-        }
-        let (c, _) = try consistency(db, transaction: transaction, newTransaction: nil, readTime: readTime)
+        let (c, _) = try consistency(db, r.selection)
         var orderBy: [StructuredQuery.Order] = []
         for part in r.orderBy.split(separator: ",") {
             let words = part.split(separator: " ")
@@ -98,15 +84,6 @@ extension FirestoreGRPCService {
     func batchGetDocuments(_ r: Google_Firestore_V1_BatchGetDocumentsRequest, _ identity: Identity,
                            _ writer: RPCWriter<Google_Firestore_V1_BatchGetDocumentsResponse>) async throws {
         let db = try Self.database(r.database)
-        var transaction: Data?
-        var newTransaction: Google_Firestore_V1_TransactionOptions?
-        var readTime: Google_Protobuf_Timestamp?
-        switch r.consistencySelector {
-        case .transaction(let t)?: transaction = t
-        case .newTransaction(let o)?: newTransaction = o
-        case .readTime(let t)?: readTime = t
-        case nil: break
-        }
         var keys: [ResourcePath] = []
         var foreign: [String] = []
         var seen = Set<String>()
@@ -115,7 +92,7 @@ extension FirestoreGRPCService {
             if other == db { keys.append(key) } else { foreign.append(name) }
         }
         let mask = r.hasMask ? try WireCodec.decodeMask(r.mask) : nil
-        let (c, newID) = try consistency(db, transaction: transaction, newTransaction: newTransaction, readTime: readTime)
+        let (c, newID) = try consistency(db, r.selection)
         let (docs, time) = try await engine.batchGet(db, keys: keys, consistency: c, identity: identity)
         if let newID {
             var first = Google_Firestore_V1_BatchGetDocumentsResponse()

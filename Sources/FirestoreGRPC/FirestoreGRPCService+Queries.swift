@@ -12,16 +12,7 @@ extension FirestoreGRPCService {
         let (db, parent) = try Self.parent(r.parent)
         guard case .structuredQuery(let sq)? = r.queryType else { throw FirestoreError.invalidArgument("A structured query is required.") }
         let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
-        var transaction: Data?
-        var newTransaction: Google_Firestore_V1_TransactionOptions?
-        var readTime: Google_Protobuf_Timestamp?
-        switch r.consistencySelector {
-        case .transaction(let t)?: transaction = t
-        case .newTransaction(let o)?: newTransaction = o
-        case .readTime(let t)?: readTime = t
-        case nil: break
-        }
-        let (c, newID) = try consistency(db, transaction: transaction, newTransaction: newTransaction, readTime: readTime)
+        let (c, newID) = try consistency(db, r.selection)
         let (docs, time) = try await engine.runQuery(query, consistency: c, identity: identity)
         if let newID {
             var first = Google_Firestore_V1_RunQueryResponse()
@@ -50,16 +41,7 @@ extension FirestoreGRPCService {
             throw FirestoreError.invalidArgument("A structured aggregation query is required.")
         }
         let aggregator = try Aggregator(try WireCodec.decodeAggregations(saq.aggregations, at: "structured_aggregation_query.aggregations"))
-        var transaction: Data?
-        var newTransaction: Google_Firestore_V1_TransactionOptions?
-        var readTime: Google_Protobuf_Timestamp?
-        switch r.consistencySelector {
-        case .transaction(let t)?: transaction = t
-        case .newTransaction(let o)?: newTransaction = o
-        case .readTime(let t)?: readTime = t
-        case nil: break
-        }
-        let (c, newID) = try consistency(db, transaction: transaction, newTransaction: newTransaction, readTime: readTime)
+        let (c, newID) = try consistency(db, r.selection)
         let result: [String: Value]
         let time: Timestamp
         if case .structuredQuery(let inner)? = saq.queryType {

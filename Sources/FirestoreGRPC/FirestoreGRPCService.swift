@@ -49,8 +49,8 @@ package struct FirestoreGRPCService: Sendable {
     }
 
     /// A consistency selector: transaction bytes, new transaction options, or read time.
-    func consistency(_ db: DatabaseID, transaction: Data?, newTransaction: Google_Firestore_V1_TransactionOptions?,
-                     readTime: Google_Protobuf_Timestamp?) throws(FirestoreError) -> (ReadConsistency, [UInt8]?) {
+    func consistency(_ db: DatabaseID, _ selection: ConsistencySelection) throws(FirestoreError) -> (ReadConsistency, [UInt8]?) {
+        let (transaction, newTransaction, readTime) = (selection.transaction, selection.newTransaction, selection.readTime)
         if let transaction { return (.transaction([UInt8](transaction)), nil) }
         if let readTime { return (.readTime(try WireCodec.decodeTimestamp(readTime, at: "read_time")), nil) }
         if let newTransaction {

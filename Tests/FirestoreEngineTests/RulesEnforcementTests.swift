@@ -111,8 +111,6 @@ struct RulesEnforcementTests {
         }
         let join = Write(key: ResourcePath(["rooms", "r1"]), operation: .transform,
                          transforms: [.init(fieldPath: FieldPath(["members"]), kind: .appendMissingElements(["bob"]))])
-        let ruleset = e.rules.rules(for: Self.db.project)!.ruleset
-        _ = ruleset
         await #expect(throws: FirestoreError.self) {
             // The room's own rule has no write permission, so the batch is still denied as a whole.
             try await e.commit(Self.db, writes: [join, Self.set("rooms/r1/messages/m2", ["text": "yo"])], identity: Self.bob)

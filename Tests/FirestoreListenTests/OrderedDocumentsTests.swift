@@ -6,11 +6,9 @@ import Testing
 struct OrderedDocumentsTests {
     @Test("inserts, removals and indexes agree with a sorted array over 5,000 random operations")
     func againstSortedArray() {
-        var rng = SystemRandomNumberGenerator()
         var seed: UInt64 = 12345
         func next(_ n: Int) -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            _ = rng
             return Int((seed >> 33) % UInt64(n))
         }
         let t = Timestamp(seconds: 0, nanos: 0)
