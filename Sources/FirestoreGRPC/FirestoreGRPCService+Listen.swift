@@ -19,32 +19,47 @@ extension FirestoreGRPCService {
     func listen(_ requests: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>, _ identity: Identity,
                 _ writer: RPCWriter<Google_Firestore_V1_ListenResponse>) async throws {
         let session = ListenSession(engine: engine, identity: identity)
-        defer { session.close() }
+        guard let registration = listenStreams.register(session) else { throw Self.shuttingDown }
+        defer {
+            listenStreams.unregister(registration)
+            session.close()
+        }
         let streamDatabase = StreamDatabase()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in session.events { try await Self.send(event, database: streamDatabase.value, to: writer) }
+                // The session ended without the client closing: the server is shutting down.
+                if listenStreams.isShuttingDown { throw Self.shuttingDown }
             }
-            for try await request in requests {
-                switch request.targetChange {
-                case .addTarget(let target)?:
-                    do {
-                        let db = try Self.database(request.database)
-                        streamDatabase.value = db
-                        session.add(try Self.target(target, database: db))
-                    } catch {
-                        try await writer.write(Self.targetChange(.remove, ids: [target.targetID], cause: error))
+            group.addTask {
+                for try await request in requests {
+                    switch request.targetChange {
+                    case .addTarget(let target)?:
+                        do {
+                            let db = try Self.database(request.database)
+                            streamDatabase.value = db
+                            session.add(try Self.target(target, database: db))
+                        } catch {
+                            try await writer.write(Self.targetChange(.remove, ids: [target.targetID], cause: error))
+                        }
+                    case .removeTarget(let id)?:
+                        session.remove(id)
+                    case nil:
+                        break
                     }
-                case .removeTarget(let id)?:
-                    session.remove(id)
-                case nil:
-                    break
                 }
+                session.close()
             }
-            session.close()
-            try await group.waitForAll()
+            // Either the client half-closes (the session ends and its events drain) or shutdown
+            // ends the events first; a failure on either side cancels the other.
+            try await group.next()
+            try await group.next()
         }
     }
+
+    /// Ends open listen streams at shutdown, so that clients see UNAVAILABLE (and reconnect
+    /// later) rather than a reset stream.
+    static var shuttingDown: RPCError { RPCError(code: .unavailable, message: "The Hearth emulator is shutting down.") }
 
     static func target(_ t: Google_Firestore_V1_Target, database db: DatabaseID) throws(FirestoreError) -> ListenTarget {
         let kind: ListenTarget.Kind
@@ -132,6 +147,41 @@ extension FirestoreGRPCService {
 
 
 /// The database a listen stream serves (the SDKs open one stream per database).
+/// The open listen sessions, so that shutdown can end them.
+package final class ListenStreams: Sendable {
+    private struct State {
+        var sessions: [Int: ListenSession] = [:]
+        var next = 0
+        var shuttingDown = false
+    }
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Registers a session; nil once shutdown has begun.
+    func register(_ session: ListenSession) -> Int? {
+        state.withLock { s in
+            if s.shuttingDown { return nil }
+            s.next += 1
+            s.sessions[s.next] = session
+            return s.next
+        }
+    }
+
+    func unregister(_ id: Int) { _ = state.withLock { $0.sessions.removeValue(forKey: id) } }
+
+    var isShuttingDown: Bool { state.withLock { $0.shuttingDown } }
+
+    /// Ends every open session; their streams finish with UNAVAILABLE.
+    func shutdown() {
+        let sessions = state.withLock { s in
+            s.shuttingDown = true
+            return Array(s.sessions.values)
+        }
+        for session in sessions { session.close() }
+    }
+}
+
 final class StreamDatabase: Sendable {
     private let storage = Mutex(DatabaseID(project: ""))
     var value: DatabaseID {

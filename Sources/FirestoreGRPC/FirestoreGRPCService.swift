@@ -14,8 +14,12 @@ import SwiftProtobuf
 /// request with `WireCodec`, runs it on the engine, and maps errors in `GRPCStatusMapping`.
 package struct FirestoreGRPCService: Sendable {
     package let engine: FirestoreEngine
+    let listenStreams = ListenStreams()
 
     package init(engine: FirestoreEngine) { self.engine = engine }
+
+    /// Ends open Listen streams with UNAVAILABLE; call before stopping the server.
+    package func beginShutdown() { listenStreams.shutdown() }
 
     static func identity(_ metadata: Metadata) throws(FirestoreError) -> Identity {
         let header = metadata[stringValues: "authorization"].first(where: { _ in true })

@@ -1,7 +1,7 @@
 import Foundation
 package import FirestoreEngine
 import FirestoreREST
-package import FirestoreStorage
+import FirestoreStorage
 import FirestoreGRPC
 import FirestoreWebSocket
 import GRPCCore
@@ -41,7 +41,7 @@ package struct HearthServer: Sendable {
         let httpPorts = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade(configuration: .init(maxFrameSize: 1 << 24)) { request, _, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 24))) { request, _, _ in
                 guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
                     let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
@@ -75,12 +75,11 @@ package struct HearthServer: Sendable {
             guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
             let multiplexer = PortMultiplexer(http1Port: httpPort, grpcPort: { try await grpc.port() })
             let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
-            group.addTask { try await multiplexer.serve(publicChannel) }
-            await onRunning(publicChannel.channel.localAddress?.port ?? configuration.port)
+            await onRunning(publicChannel.localAddress?.port ?? configuration.port)
             // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
             _ = try await group.next()
             await grpc.shutdown()
-            try? await publicChannel.channel.close()
+            try? await publicChannel.close()
             group.cancelAll()
         }
     }
@@ -121,8 +120,17 @@ actor LazyGRPCServer {
         return port
     }
 
-    func shutdown() {
-        started?.server.beginGracefulShutdown()
-        started?.task.cancel()
+    func shutdown() async {
+        guard let started else { return }
+        // Listen streams end with UNAVAILABLE first; unary calls in flight get a moment to finish.
+        service.beginShutdown()
+        started.server.beginGracefulShutdown()
+        let task = started.task
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(1))
+            task.cancel()
+        }
+        _ = await task.result
+        deadline.cancel()
     }
 }
