@@ -71,13 +71,27 @@ package final class DocumentStore: Sendable {
     }
 
     /// Runs `body` in a read-only snapshot.
+    ///
+    /// The body runs on the calling thread (GRDB's synchronous access): Hearth's storage
+    /// operations are short, and an asynchronous hop to a database queue and back costs more
+    /// than most of them (two thread switches per request).
     package func read<T: Sendable>(_ body: @escaping @Sendable (StoreSession) throws -> T) async throws -> T {
-        try await writer.read { db in try body(StoreSession(db: db)) }
+        try readNow(body)
     }
 
-    /// Runs `body` in one write transaction.
+    /// Runs `body` in a read-only snapshot, blocking the calling thread.
+    package func readNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
+        try writer.read { db in try body(StoreSession(db: db)) }
+    }
+
+    /// Runs `body` in one write transaction (serialized with other writes, on the calling thread).
     package func write<T: Sendable>(_ body: @escaping @Sendable (StoreSession) throws -> T) async throws -> T {
-        try await writer.write { db in try body(StoreSession(db: db)) }
+        try writeNow(body)
+    }
+
+    /// Runs `body` in one write transaction, blocking the calling thread.
+    package func writeNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
+        try writer.write { db in try body(StoreSession(db: db)) }
     }
 
     /// Deletes every document and all history at once.
