@@ -20,8 +20,24 @@ package final class RulesRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    private let observers = Mutex<[Int: @Sendable () -> Void]>([:])
+    private let nextObserver = Mutex(0)
 
     package init() {}
+
+    /// Calls `observer` after every change of rules (on the installing thread: enqueue only).
+    package func observe(_ observer: @escaping @Sendable () -> Void) -> Int {
+        let id = nextObserver.withLock { n in
+            n += 1
+            return n
+        }
+        observers.withLock { $0[id] = observer }
+        return id
+    }
+
+    package func stopObserving(_ id: Int) {
+        _ = observers.withLock { $0.removeValue(forKey: id) }
+    }
 
     /// Compiles and installs rules for `project` (or as the default when nil). On compile
     /// errors nothing changes and the compilation (with its diagnostics) is returned.
@@ -39,6 +55,7 @@ package final class RulesRegistry: Sendable {
                     s.defaultRules = loaded
                 }
             }
+            for observer in observers.withLock({ Array($0.values) }) { observer() }
         }
         return compilation
     }

@@ -13,6 +13,7 @@ package final class ListenSession: Sendable {
         case add(ListenTarget)
         case remove(Int32)
         case commit(CommitEvent)
+        case rulesChanged
     }
 
     package let engine: FirestoreEngine
@@ -22,6 +23,7 @@ package final class ListenSession: Sendable {
     private let commands: AsyncStream<Command>.Continuation
     private let databases = DatabaseSet()
     private let feedToken: Mutex<Int?> = Mutex(nil)
+    private let rulesToken: Mutex<Int?> = Mutex(nil)
     private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let pending = PendingCounter()
 
@@ -39,6 +41,12 @@ package final class ListenSession: Sendable {
             }
         }
         feedToken.withLock { $0 = token }
+        // New rules may take away a target: each is re-checked at once, not at the next commit.
+        let observer = engine.rules.observe { [commands] in
+            pending.add(1)
+            commands.yield(.rulesChanged)
+        }
+        rulesToken.withLock { $0 = observer }
         let processor = Processor(engine: engine, identity: identity, sink: eventSink, pending: pending)
         worker.withLock { $0 = Task { await processor.run(commandStream) } }
     }
@@ -62,6 +70,7 @@ package final class ListenSession: Sendable {
     /// Ends the session: unsubscribes from the feed and finishes ``events``.
     package func close() {
         if let token = feedToken.withLock({ $0 }) { engine.feed.unsubscribe(token) }
+        if let token = rulesToken.withLock({ $0 }) { engine.rules.stopObserving(token) }
         commands.finish()
         eventSink.finish()
     }
@@ -112,6 +121,7 @@ private actor Processor {
                 snapshotTimes[id] = nil
                 sink.yield(.targetRemoved(targetID: id, error: nil))
             case .commit(let event): await apply(event)
+            case .rulesChanged: await recheckAll()
             }
             pending.add(-1)
         }
@@ -186,6 +196,22 @@ private actor Processor {
             if !changes.isEmpty { out.append((id, changes)) }
         }
         if !out.isEmpty { sink.yield(.commit(readTime: event.commitTime, changes: out)) }
+    }
+
+    /// After new rules: ends every target they no longer allow.
+    func recheckAll() async {
+        guard engine.rules.generation != rulesGeneration else { return }
+        rulesGeneration = engine.rules.generation
+        for id in views.keys.sorted() {
+            guard let view = views[id] else { continue }
+            do {
+                try await recheck(view.target, touched: [], rulesChanged: true)
+            } catch {
+                views[id] = nil
+                snapshotTimes[id] = nil
+                sink.yield(.targetRemoved(targetID: id, error: error))
+            }
+        }
     }
 
     /// Ends a target that the rules no longer allow: a document target when one of its

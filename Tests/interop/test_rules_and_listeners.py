@@ -130,3 +130,69 @@ def test_listener_denied_by_rules(hearth, db):
         lambda snaps, changes, t: snapshots.append(snaps))
     wait_for(snapshots, 1)
     allowed.unsubscribe()
+
+
+def test_collection_listener_changes(db):
+    db.document("notes/a").set({"n": 1, "tag": "x"})
+    db.document("notes/b").set({"n": 2, "tag": "x"})
+    events = []
+    watch = db.collection("notes").on_snapshot(lambda snaps, changes, t: events.append(
+        ([s.id for s in snaps], [(c.type.name, c.document.id, c.old_index, c.new_index) for c in changes])))
+    wait_for(events, 1)
+    assert events[0] == (["a", "b"], [("ADDED", "a", -1, 0), ("ADDED", "b", -1, 1)])
+    db.document("notes/c").set({"n": 3})
+    wait_for(events, 2)
+    assert events[1] == (["a", "b", "c"], [("ADDED", "c", -1, 2)])
+    db.document("notes/a").update({"n": 10})
+    wait_for(events, 3)
+    # (The Python SDK computes change indexes itself; its new_index for a modification is its own.)
+    assert events[2][0] == ["a", "b", "c"] and [c[:3] for c in events[2][1]] == [("MODIFIED", "a", 0)]
+    db.document("notes/b").delete()
+    wait_for(events, 4)
+    assert events[3] == (["a", "c"], [("REMOVED", "b", 1, -1)])
+    # One batch, one snapshot.
+    batch = db.batch()
+    batch.set(db.document("notes/d"), {"n": 4})
+    batch.delete(db.document("notes/c"))
+    batch.commit()
+    wait_for(events, 5)
+    assert events[4][0] == ["a", "d"] and sorted(c[:2] for c in events[4][1]) == [("ADDED", "d"), ("REMOVED", "c")]
+    watch.unsubscribe()
+
+
+def test_filtered_listener_sees_documents_leave_and_return(db):
+    db.document("jobs/j1").set({"state": "open"})
+    events = []
+    query = db.collection("jobs").where(filter=FieldFilter("state", "==", "open"))
+    watch = query.on_snapshot(lambda snaps, changes, t: events.append(
+        ([s.id for s in snaps], sorted(c.type.name + ":" + c.document.id for c in changes))))
+    wait_for(events, 1)
+    db.document("jobs/j1").update({"state": "closed"})
+    wait_for(events, 2)
+    assert events[1] == ([], ["REMOVED:j1"])
+    db.document("jobs/j1").update({"state": "open"})
+    wait_for(events, 3)
+    assert events[2] == (["j1"], ["ADDED:j1"])
+    watch.unsubscribe()
+
+
+def test_listener_ended_when_rules_change(hearth, db):
+    put_rules(hearth, db.project)
+    db.document("tasks/t1").set({"userId": "alice", "title": "mine"})
+    alice = client_as(db.project, "alice")
+    snapshots = []
+    watch = alice.document("tasks/t1").on_snapshot(lambda snaps, changes, t: snapshots.append(snaps))
+    wait_for(snapshots, 1)
+    assert watch.is_active
+    # New rules deny every read: the open listener ends (PERMISSION_DENIED on its target).
+    body = json.dumps({"rules": {"files": [{"name": "firestore.rules", "content":
+        "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
+        "    match /{document=**} { allow read, write: if false; }\n  }\n}"}]}}).encode()
+    urllib.request.urlopen(urllib.request.Request(
+        f"{hearth}/emulator/v1/projects/{db.project}:securityRules", data=body, method="PUT",
+        headers={"Content-Type": "application/json"}))
+    for _ in range(100):
+        if not watch.is_active:
+            break
+        threading.Event().wait(0.05)
+    assert not watch.is_active
