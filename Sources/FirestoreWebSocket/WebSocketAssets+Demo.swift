@@ -5,6 +5,7 @@ extension WebSocketAssets {
 <html lang="en">
 <meta charset="utf-8">
 <title>Hearth live demo: shared tasks</title>
+<link rel="icon" href="data:,">
 <style>
   body { font: 16px system-ui, sans-serif; max-width: 34rem; margin: 2rem auto; color: #222; }
   h1 { font-size: 1.4rem; } form { display: flex; gap: .5rem; margin-bottom: 1rem; }
