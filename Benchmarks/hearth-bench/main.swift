@@ -171,6 +171,29 @@ func engineLatencies(sizes: [Int]) async throws {
     }
 }
 
+/// Engine time for a batch of 500 new documents (the Python client's batch-write benchmark,
+/// without transport), to separate server cost from client cost.
+func engineBatchCommit() async throws {
+    let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+    let db = DatabaseID(project: "batch")
+    var samples: [Double] = []
+    for b in 0..<40 {
+        let writes = (0..<500).map { i in
+            Write(key: ResourcePath(["bulk", "d\(b)-\(i)"]), operation: .update(fields: [
+                "i": .integer(Int64(i)), "text": .string(String(repeating: "x", count: 100)),
+            ], mask: nil))
+        }
+        let t0 = monotonicNanos()
+        _ = try await engine.commit(db, writes: writes)
+        samples.append(Double(monotonicNanos() - t0))
+    }
+    print("engine commit of 500 new documents (in memory): p50 \(ms(percentile(samples, 0.5)))")
+}
+
+if argument("--only") == "batch" {
+    try await engineBatchCommit()
+    exit(0)
+}
 if argument("--only") == "rules" {
     try await ListenBenchmark.rules(count: Int(argument("--count") ?? "5000") ?? 5000)
     exit(0)

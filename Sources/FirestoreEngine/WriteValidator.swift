@@ -13,7 +13,7 @@ package enum WriteValidator {
     }
 
     private static func validate(fieldName: String, value: Value, path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
-        let display = FieldPath(path).canonical
+        var display: String { FieldPath(path).canonical } // for messages only
         if fieldName.isEmpty {
             throw .invalidArgument("Field name at \"\(display)\" is empty; field names must not be empty.")
         }
@@ -27,7 +27,7 @@ package enum WriteValidator {
     }
 
     private static func validate(value: Value, at path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
-        let display = FieldPath(path).canonical
+        var display: String { FieldPath(path).canonical } // for messages only
         switch value {
         case .timestamp(let t):
             guard t.isValid else { throw .invalidArgument("Field \"\(display)\" has a timestamp out of range: years must lie between 1 and 9999.") }

@@ -55,14 +55,23 @@ package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.segments = segments
     }
 
-    private static func isSimpleCharacter(_ c: Character) -> Bool {
-        c == "_" || (c.isASCII && (c.isLetter || c.isNumber))
+    /// Whether a segment can be written without backticks: `[A-Za-z_][A-Za-z0-9_]*`.
+    package static func isSimple(_ segment: String) -> Bool {
+        var bytes = segment.utf8.makeIterator()
+        guard let first = bytes.next(), first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+        while let b = bytes.next() {
+            guard b == UInt8(ascii: "_") || isASCIILetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) else { return false }
+        }
+        return true
     }
 
-    /// Whether a segment can be written without backticks.
-    package static func isSimple(_ segment: String) -> Bool {
-        guard let first = segment.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
-        return segment.allSatisfy(isSimpleCharacter)
+    private static func isSimpleCharacter(_ c: Character) -> Bool {
+        guard let b = c.asciiValue else { return false }
+        return b == UInt8(ascii: "_") || isASCIILetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+    }
+
+    private static func isASCIILetter(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
     }
 
     /// The canonical string: segments joined by dots, quoted where needed.

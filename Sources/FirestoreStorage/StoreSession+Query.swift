@@ -16,7 +16,7 @@ extension StoreSession {
         let plan = QueryPlan(query: query)
         var collected: [Document] = []
         var lastOrderKey: Data?
-        let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: plan.arguments)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
         let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
         while let row = try cursor.next() {
             let orderKey: Data? = plan.drivesByField ? row[1] : nil

@@ -23,7 +23,7 @@ package struct StoreSession {
 
     /// The current document at `key`, or nil when it does not exist.
     package func document(_ key: ResourcePath) throws -> Document? {
-        let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM document d WHERE d.path_key = ?",
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.path_key = ?"),
                                    arguments: [Data(IndexKey.encode(path: key))])
         return try row.map(Self.document(from:))
     }
@@ -35,10 +35,10 @@ package struct StoreSession {
     /// document created after `readTime` with no history row is read as missing.
     package func document(_ key: ResourcePath, at readTime: Int64) throws -> Document? {
         let pathKey = Data(IndexKey.encode(path: key))
-        if let row = try Row.fetchOne(db, sql: """
+        if let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT path, fields, create_time, update_time FROM history
             WHERE path_key = ? AND valid_until > ? ORDER BY valid_until LIMIT 1
-            """, arguments: [pathKey, readTime]) {
+            """), arguments: [pathKey, readTime]) {
             if row[1] as Data? == nil { return nil }
             let past = try Self.document(from: row)
             return past.createTime.microseconds <= readTime ? past : nil
@@ -59,9 +59,9 @@ package struct StoreSession {
         let fields = Data(ValueCodec.encode(fields: document.fields))
         let id: Int64
         if previous != nil, let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM document WHERE path_key = ?"), arguments: [pathKey]) {
-            try db.execute(sql: "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?",
-                           arguments: [fields, document.createTime.microseconds, document.updateTime.microseconds, existing])
-            try db.execute(sql: "DELETE FROM field_entry WHERE doc = ?", arguments: [existing])
+            try execute("UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?",
+                        [fields, document.createTime.microseconds, document.updateTime.microseconds, existing])
+            try execute("DELETE FROM field_entry WHERE doc = ?", [existing])
             id = existing
         } else {
             try db.cachedStatement(sql: """
@@ -84,33 +84,39 @@ package struct StoreSession {
         guard let previous else { return }
         let pathKey = Data(IndexKey.encode(path: key))
         try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM document WHERE path_key = ?", arguments: [pathKey]) {
-            try db.execute(sql: "DELETE FROM field_entry WHERE doc = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM document WHERE path_key = ?"), arguments: [pathKey]) {
+            try execute("DELETE FROM field_entry WHERE doc = ?", [id])
+            try execute("DELETE FROM document WHERE id = ?", [id])
         }
     }
 
     /// Keeps the state a document had before a commit, for reads at an earlier time.
     private func recordHistory(key: ResourcePath, pathKey: Data, previous: Document?, commitMicros: Int64) throws {
-        try db.execute(sql: """
+        try execute("""
             INSERT OR REPLACE INTO history (path_key, valid_until, path, parent, collection_id, fields, create_time, update_time)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [pathKey, commitMicros, key.description, key.parent.description, key.parent.lastSegment,
+            """, [pathKey, commitMicros, key.description, key.parent.description, key.parent.lastSegment,
                              previous.map { Data(ValueCodec.encode(fields: $0.fields)) },
                              previous?.createTime.microseconds, previous?.updateTime.microseconds])
     }
 
     /// Drops history older than `micros`.
     package func pruneHistory(before micros: Int64) throws {
-        try db.execute(sql: "DELETE FROM history WHERE valid_until < ?", arguments: [micros])
+        try execute("DELETE FROM history WHERE valid_until < ?", [micros])
     }
 
     /// A persisted integer setting.
     package func meta(_ key: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
     }
 
     package func setMeta(_ key: String, _ value: Int64) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        try execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
+    }
+
+    /// Runs one statement, compiled once per connection: SQLite compilation (with GRDB's
+    /// authorizer) costs more than executing these small statements.
+    func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }
