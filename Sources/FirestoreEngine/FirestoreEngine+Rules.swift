@@ -55,9 +55,13 @@ extension FirestoreEngine {
 
     /// Checks a query (`list`). Rules are not filters: the list rule must hold for every
     /// document the query could return, which is judged from the query's constraints. Each
-    /// disjunct of the filter yields candidate resources whose `data` holds exactly the values
-    /// the query pins with equality (`==`, one per `in` element); every other field, and the
-    /// document ID, is unknown, so a rule that depends on them errors and denies.
+    /// disjunct of the filter yields candidate resources: fields the query pins with equality
+    /// (`==`, one candidate per `in` element) hold their values; fields it only bounds (`<`,
+    /// `!=`, `array-contains`, …) hold a ``RuleValue/constrained(_:)`` value that decides only
+    /// the comparisons the bounds imply; every other field, and the document ID, is unknown, so
+    /// a rule that depends on them errors and denies. A disjunct that names documents
+    /// (`__name__ ==` or `in`) is judged on those documents as stored. A disjunct that cannot
+    /// match anything (`owner == 'a' and owner == 'b'`) needs no permission.
     func authorizeQuery(_ ruleset: Ruleset, _ query: Query, identity: Identity, source: StoreRulesDataSource) throws(FirestoreError) {
         let db = query.database
         var elements: [RulesRequest.PathElement] = ["databases", db.database, "documents"].map { .segment($0) }
@@ -82,37 +86,129 @@ extension FirestoreEngine {
         queryInfo["orderBy"] = .map(orderBy)
         let requestValue = Self.requestValue(identity, method: .list, path: displayPath, time: now, extra: ["query": .map(queryInfo)])
         var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
-        for data in Self.constrainedData(query.filter) {
-            let request = RulesRequest(method: .list, pathElements: elements, variables: [
-                "request": requestValue,
-                "resource": .map(["data": .map(data)]),
-            ])
+        for candidate in Self.queryCandidates(query.filter, database: db) {
+            let request: RulesRequest
+            switch candidate {
+            case .constrained(let data):
+                request = RulesRequest(method: .list, pathElements: elements, variables: [
+                    "request": requestValue,
+                    "resource": .map(["data": .map(data)]),
+                ])
+            case .named(let key):
+                let document: Document?
+                do {
+                    document = try source.readTime.map { try source.session.document(key, at: $0) } ?? source.session.document(key)
+                } catch {
+                    throw .internalError("Storage failure: \(error)")
+                }
+                request = RulesRequest(method: .list, path: RuleValues.path(of: key, in: db).segments, variables: [
+                    "request": requestValue,
+                    "resource": document.map { RuleValues.resource($0, in: db) } ?? .null,
+                ])
+            }
             try enforce(ruleset, request, db: db, source: source, ledger: &ledger)
         }
     }
 
-    /// For each disjunct of the filter, the data the query pins down; one candidate per
-    /// combination of `in` values (bounded: Firestore caps disjunctions at 30).
-    static func constrainedData(_ filter: Filter?) -> [[String: RuleValue]] {
-        guard let filter else { return [[:]] }
-        return conjunctions(filter).flatMap { conjunction -> [[String: RuleValue]] in
-            var candidates: [[String: RuleValue]] = [[:]]
-            for f in conjunction {
-                switch f {
-                case .field(let path, .equal, let v) where !path.isDocumentName:
-                    candidates = candidates.map { var c = $0; c.setNested(RuleValues.value(v), at: path.segments[...]); return c }
-                case .field(let path, .in, .array(let values)) where !path.isDocumentName:
-                    candidates = candidates.flatMap { c in
-                        values.map { v in var c = c; c.setNested(RuleValues.value(v), at: path.segments[...]); return c }
-                    }
-                case .unary(let path, .isNull) where !path.isDocumentName:
-                    candidates = candidates.map { var c = $0; c.setNested(.null, at: path.segments[...]); return c }
-                default:
-                    break
-                }
+    /// What a query's rules are judged on, per disjunct of its filter.
+    enum QueryCandidate {
+        /// Document data as the filters constrain it.
+        case constrained([String: RuleValue])
+        /// A document the filter names with `__name__`.
+        case named(ResourcePath)
+    }
+
+    /// For each disjunct of the filter, the candidates to judge (bounded: Firestore caps
+    /// disjunctions at 30).
+    static func queryCandidates(_ filter: Filter?, database: DatabaseID) -> [QueryCandidate] {
+        guard let filter else { return [.constrained([:])] }
+        return conjunctions(filter).flatMap { conjunctionCandidates($0, database: database) }
+    }
+
+    static func conjunctionCandidates(_ conjunction: [Filter], database: DatabaseID) -> [QueryCandidate] {
+        var named: [ResourcePath]?
+        var alternatives: [FieldPath: [RuleValue]] = [:] // equality (one value) or `in` (several)
+        var bounds: [FieldPath: RuleConstraint] = [:]
+        var fields: [FieldPath] = [] // in first-seen order, for deterministic candidates
+        func pin(_ path: FieldPath, _ values: [RuleValue]) {
+            if let current = alternatives[path] {
+                alternatives[path] = current.filter { c in values.contains { $0 == c } }
+            } else {
+                alternatives[path] = values
+                if bounds[path] == nil { fields.append(path) }
             }
-            return candidates
         }
+        func constrain(_ path: FieldPath, _ text: String, _ change: (inout RuleConstraint) -> Void) {
+            if bounds[path] == nil, alternatives[path] == nil { fields.append(path) }
+            var c = bounds[path] ?? RuleConstraint()
+            change(&c)
+            c.summary.append("\(path.canonical) \(text)")
+            bounds[path] = c
+        }
+        for f in conjunction {
+            switch f {
+            case .field(let path, let op, let value) where path.isDocumentName:
+                let keys: [ResourcePath]
+                switch (op, value) {
+                case (.equal, .reference(let name)): keys = documentKey(name, database: database).map { [$0] } ?? []
+                case (.in, .array(let refs)):
+                    keys = refs.compactMap { if case .reference(let name) = $0 { documentKey(name, database: database) } else { nil } }
+                default: continue
+                }
+                named = named.map { current in current.filter(keys.contains) } ?? keys
+            case .field(let path, let op, let value):
+                let v = RuleValues.value(value)
+                switch op {
+                case .equal: pin(path, [v])
+                case .in:
+                    if case .array(let values) = value { pin(path, values.map(RuleValues.value)) }
+                case .greaterThan: constrain(path, "> \(v)") { $0.bound(below: v, inclusive: false) }
+                case .greaterThanOrEqual: constrain(path, ">= \(v)") { $0.bound(below: v, inclusive: true) }
+                case .lessThan: constrain(path, "< \(v)") { $0.bound(above: v, inclusive: false) }
+                case .lessThanOrEqual: constrain(path, "<= \(v)") { $0.bound(above: v, inclusive: true) }
+                case .notEqual: constrain(path, "!= \(v)") { $0.excluded.append(v) }
+                case .notIn:
+                    if case .array(let values) = value {
+                        constrain(path, "not-in \(v)") { $0.excluded += values.map(RuleValues.value) }
+                    }
+                case .arrayContains: constrain(path, "array-contains \(v)") { $0.elements.append(v) }
+                case .arrayContainsAny:
+                    if case .array(let values) = value {
+                        constrain(path, "array-contains-any \(v)") { c in
+                            if values.count == 1 { c.elements.append(RuleValues.value(values[0])) }
+                        }
+                    }
+                }
+            case .unary(let path, let op) where !path.isDocumentName:
+                switch op {
+                case .isNull: pin(path, [.null])
+                case .isNaN: pin(path, [.float(.nan)])
+                case .isNotNull: constrain(path, "!= null") { $0.excluded.append(.null) }
+                case .isNotNaN: constrain(path, "!= NaN") { $0.excluded.append(.float(.nan)) }
+                }
+            default:
+                break
+            }
+        }
+        if let named { return named.map { .named($0) } }
+        var candidates: [[String: RuleValue]] = [[:]]
+        for path in fields {
+            if var values = alternatives[path] {
+                // Values the bounds rule out match nothing.
+                if let c = bounds[path] { values = values.filter { c.decide(.equal, $0, constrainedOnLeft: true) != false } }
+                candidates = candidates.flatMap { c in
+                    values.map { v in var c = c; c.setNested(v, at: path.segments[...]); return c }
+                }
+            } else if let c = bounds[path] {
+                candidates = candidates.map { var d = $0; d.setNested(.constrained(c), at: path.segments[...]); return d }
+            }
+        }
+        return candidates.map { .constrained($0) }
+    }
+
+    static func documentKey(_ name: String, database: DatabaseID) -> ResourcePath? {
+        guard let (db, path) = try? DatabaseID.parse(resourceName: name), db == database, path.isDocument else { return nil }
+        return path
     }
 
     /// The filter as a disjunction of conjunctions of simple filters (bounded).

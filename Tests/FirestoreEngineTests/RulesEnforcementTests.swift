@@ -84,6 +84,64 @@ struct RulesEnforcementTests {
         _ = try await e.runQuery(empty, identity: Self.alice)
     }
 
+    /// (list rule, query filter, allowed?) as the Firestore emulator decides them.
+    static let constraintCases: [(rule: String, filter: Filter?, allowed: Bool)] = [
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThan, .integer(5)), true),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThan, .integer(10)), true),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThanOrEqual, .integer(6)), true),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThanOrEqual, .integer(5)), false),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThan, .integer(3)), false),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .greaterThan, .double(5.5)), false), // bound of another type
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .lessThan, .integer(10)), false),
+        ("resource.data.n > 5", .field(FieldPath(["n"]), .notEqual, .integer(3)), false),
+        ("resource.data.n > 5", .composite(.and, [.field(FieldPath(["n"]), .greaterThan, .integer(5)), .field(FieldPath(["n"]), .lessThan, .integer(10))]), true),
+        ("resource.data.n >= 5 && resource.data.n <= 10",
+         .composite(.and, [.field(FieldPath(["n"]), .greaterThanOrEqual, .integer(5)), .field(FieldPath(["n"]), .lessThanOrEqual, .integer(10))]), true),
+        ("resource.data.n >= 5 && resource.data.n <= 10", .field(FieldPath(["n"]), .greaterThanOrEqual, .integer(5)), false),
+        ("!(resource.data.n < 5)", .field(FieldPath(["n"]), .greaterThan, .integer(7)), true), // refuted, then negated
+        ("resource.data.n is int", .field(FieldPath(["n"]), .greaterThan, .integer(5)), false),
+        ("resource.data.s != 'deleted'", .field(FieldPath(["s"]), .notEqual, "deleted"), true),
+        ("resource.data.s != 'deleted'", .field(FieldPath(["s"]), .notIn, .array(["deleted", "spam"])), true),
+        ("resource.data.s != 'deleted'", .field(FieldPath(["s"]), .notIn, .array(["spam"])), false),
+        ("request.auth.uid in resource.data.members", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
+        ("request.auth.uid in resource.data.members", .field(FieldPath(["members"]), .arrayContains, "bob"), false),
+        ("request.auth.uid in resource.data.members", .field(FieldPath(["members"]), .arrayContainsAny, .array(["alice"])), true),
+        ("request.auth.uid in resource.data.members", .field(FieldPath(["members"]), .arrayContainsAny, .array(["alice", "bob"])), false),
+        ("resource.data.members is list && request.auth.uid in resource.data.members",
+         .field(FieldPath(["members"]), .arrayContains, "alice"), false),
+        ("resource.data.members.size() < 3", .field(FieldPath(["members"]), .arrayContains, "alice"), false),
+        // Contradictory equalities match nothing, so nothing needs permission.
+        ("resource.data.owner == request.auth.uid",
+         .composite(.and, [.field(FieldPath(["owner"]), .equal, "alice"), .field(FieldPath(["owner"]), .equal, "bob")]), true),
+        ("resource.data.owner == request.auth.uid",
+         .composite(.and, [.field(FieldPath(["owner"]), .in, .array(["alice", "bob"])), .field(FieldPath(["owner"]), .notEqual, "bob")]), true),
+        // Named documents are judged as stored.
+        ("resource.data.owner == request.auth.uid", .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/a")), true),
+        ("resource.data.owner == request.auth.uid", .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/b")), false),
+        ("resource.data.owner == request.auth.uid", .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/zz")), false),
+        ("resource.id != 'b'", .field(FieldPath(["__name__"]), .in, .array([.reference("projects/rules/databases/(default)/documents/posts/a")])), true),
+        ("resource.id != 'b'", nil, false),
+    ]
+
+    @Test("queries are judged from range, inequality and array constraints as the emulator judges them", arguments: constraintCases.indices)
+    func constraintJudgement(_ index: Int) async throws {
+        let (rule, filter, allowed) = Self.constraintCases[index]
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let text = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /posts/{id} {\n      allow list: if \(rule);\n    }\n  }\n}\n"
+        #expect(e.rules.install([RulesSource(name: "firestore.rules", text: text)], project: Self.db.project).ruleset != nil)
+        _ = try await e.commit(Self.db, writes: [
+            Self.set("posts/a", ["owner": "alice", "n": .integer(7), "s": "live", "members": .array(["alice"])]),
+            Self.set("posts/b", ["owner": "bob", "n": .integer(9), "s": "live", "members": .array(["bob"])]),
+        ])
+        let query = try Self.query(filter, collection: "posts")
+        do {
+            _ = try await e.runQuery(query, identity: Self.alice)
+            #expect(allowed, "\(rule) with \(String(describing: filter)) was allowed")
+        } catch {
+            #expect(!allowed && error.code == .permissionDenied, "\(rule) with \(String(describing: filter)): \(error)")
+        }
+    }
+
     @Test("writes: create checks request.resource, update and delete check resource")
     func writes() async throws {
         let e = try await Self.engine()

@@ -5,6 +5,7 @@ extension Evaluator {
         switch value {
         case .map(let map): map[name].map(RuleOutcome.success) ?? .failure(.undefinedProperty(name))
         case .null: .failure(.nullValue)
+        case .constrained(let c): .failure(c.unknown("Its property `\(name)`"))
         default: .failure(.undefinedProperty(name))
         }
     }

@@ -90,7 +90,10 @@ final class Evaluator {
         case .conditional(let condition, let then, let otherwise):
             return evaluateConditional(condition, then, otherwise, env)
         case .isType(let value, let type, _):
-            return evaluate(value, env).map { .bool(type.matches($0)) }
+            return evaluate(value, env).flatMap { v in
+                guard case .constrained(let c) = v else { return .success(.bool(type.matches(v))) }
+                return .success(.bool(c.isType(type)))
+            }
         case .member(let receiver, let name, _):
             return evaluate(receiver, env).flatMap { member(name, of: $0) }
         case .index(let receiver, let index):

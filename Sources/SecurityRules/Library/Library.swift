@@ -17,6 +17,7 @@ enum Library {
         case .path(let path): Conversions.call(name, path, arguments)
         case .null: .failure(.nullValue)
         case .bool, .int, .float: .failure(.functionNotFound(name))
+        case .constrained(let c): .failure(c.unknown("`.\(name)()` of the value"))
         }
     }
 

@@ -24,6 +24,8 @@ extension RuleValue: CustomStringConvertible {
         case .duration(let duration): return duration.description
         case .latlng(let latlng): return latlng.description
         case .mapDiff(let diff): return diff.description
+        case .constrained(let c):
+            return "<query: " + (c.summary.isEmpty ? "any value" : c.summary.joined(separator: " and ")) + ">"
         }
     }
 

@@ -3,6 +3,8 @@
 extension RuleValue {
     /// Applies an arithmetic or relational operator (not `&&`/`||`, which short-circuit).
     static func apply(_ op: BinaryOperator, _ lhs: RuleValue, _ rhs: RuleValue) -> Result<RuleValue, RuleError> {
+        if case .constrained(let c) = lhs { return constrained(c, op, rhs, onLeft: true) }
+        if case .constrained(let c) = rhs { return constrained(c, op, lhs, onLeft: false) }
         switch op {
         case .equal: return .success(.bool(lhs.isRulesEqual(to: rhs)))
         case .notEqual: return .success(.bool(!lhs.isRulesEqual(to: rhs)))
@@ -13,6 +15,13 @@ extension RuleValue {
         case .multiply, .divide, .remainder: return multiplicative(op, lhs, rhs)
         case .and, .or: return .failure(.unsupported("\(lhs.typeName) \(op.rawValue) \(rhs.typeName)"))
         }
+    }
+
+    /// An operator with a query-constrained operand: decided by the constraints or unknown.
+    private static func constrained(_ c: RuleConstraint, _ op: BinaryOperator, _ other: RuleValue, onLeft: Bool) -> Result<RuleValue, RuleError> {
+        if case .constrained = other { return .failure(c.unknown("A comparison of two query-constrained values")) }
+        if let decided = c.decide(op, other, constrainedOnLeft: onLeft) { return .success(.bool(decided)) }
+        return .failure(c.unknown("`\(op.rawValue) \(other)`"))
     }
 
     private static func unsupported(_ lhs: RuleValue, _ op: BinaryOperator, _ rhs: RuleValue) -> Result<RuleValue, RuleError> {

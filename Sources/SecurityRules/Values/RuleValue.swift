@@ -26,6 +26,8 @@ package enum RuleValue: Sendable {
     case latlng(RuleLatLng)
     /// The result of `map.diff(other)`.
     case mapDiff(RuleMapDiff)
+    /// A field of a document a query could return, known only through the query's filters.
+    indirect case constrained(RuleConstraint)
 
     /// The type name used by `is` and in error messages: `int`, `string`, `map`, …
     package var typeName: String {
@@ -44,6 +46,7 @@ package enum RuleValue: Sendable {
         case .duration: "duration"
         case .latlng: "latlng"
         case .mapDiff: "map_diff"
+        case .constrained: "constrained"
         }
     }
 
@@ -88,6 +91,7 @@ extension RuleValue: Hashable {
         case (.duration(let a), .duration(let b)): return a == b
         case (.latlng(let a), .latlng(let b)): return a == b
         case (.mapDiff(let a), .mapDiff(let b)): return a == b
+        case (.constrained(let a), .constrained(let b)): return a == b
         default: return false
         }
     }
@@ -118,6 +122,7 @@ extension RuleValue: Hashable {
         case .duration(let duration): hasher.combine(duration)
         case .latlng(let latlng): hasher.combine(latlng)
         case .mapDiff(let diff): hasher.combine(diff)
+        case .constrained(let constraint): hasher.combine(constraint)
         }
     }
 }

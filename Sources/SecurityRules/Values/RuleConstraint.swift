@@ -1,0 +1,122 @@
+/// A value known only through constraints: what the rules see of a field when they judge a
+/// query rather than a document (`where n > 5` says `resource.data.n > 5` of every result, not
+/// which number it is).
+///
+/// Comparisons the constraints decide are true or false for every value they admit; anything
+/// else about the value is unknown and evaluates to an error, which denies as usual. Bounds
+/// prove a comparison only against a constant of the same type (an int bound against an int),
+/// as the Firestore emulator judges them.
+package struct RuleConstraint: Sendable, Hashable {
+    package struct Bound: Sendable, Hashable {
+        package var value: RuleValue
+        package var inclusive: Bool
+
+        package init(_ value: RuleValue, inclusive: Bool) {
+            self.value = value
+            self.inclusive = inclusive
+        }
+    }
+
+    /// The tightest lower and upper bounds (`>`, `>=`, `<`, `<=`).
+    package var lower: Bound?
+    package var upper: Bound?
+    /// Values the field is known not to hold (`!=`, `not-in`).
+    package var excluded: [RuleValue] = []
+    /// Values a list field is known to hold (`array-contains`, a one-value `array-contains-any`).
+    package var elements: [RuleValue] = []
+    /// The query's constraints as written, for messages (`n > 5`).
+    package var summary: [String] = []
+
+    package init() {}
+
+    /// Narrows the lower bound.
+    package mutating func bound(below value: RuleValue, inclusive: Bool) {
+        if let current = lower, Self.kindMatches(current.value, value),
+           let order = Self.order(current.value, value), order > 0 || (order == 0 && !current.inclusive) {
+            return
+        }
+        lower = Bound(value, inclusive: inclusive)
+    }
+
+    /// Narrows the upper bound.
+    package mutating func bound(above value: RuleValue, inclusive: Bool) {
+        if let current = upper, Self.kindMatches(current.value, value),
+           let order = Self.order(current.value, value), order < 0 || (order == 0 && !current.inclusive) {
+            return
+        }
+        upper = Bound(value, inclusive: inclusive)
+    }
+
+    /// `constrained <op> value` (or `value <op> constrained` when `constrainedOnLeft` is false):
+    /// true or false when the constraints decide it for every admitted value, nil otherwise.
+    package func decide(_ op: BinaryOperator, _ value: RuleValue, constrainedOnLeft: Bool) -> Bool? {
+        switch op {
+        case .equal: return excludes(value) ? false : nil
+        case .notEqual: return excludes(value) ? true : nil
+        case .in:
+            // `value in constrained`: membership in a list the query says contains it.
+            guard !constrainedOnLeft else { return nil }
+            return elements.contains { $0.isRulesEqual(to: value) } ? true : nil
+        case .less, .lessEqual, .greater, .greaterEqual:
+            let flipped: BinaryOperator = switch op {
+            case .less: .greater
+            case .lessEqual: .greaterEqual
+            case .greater: .less
+            default: .lessEqual
+            }
+            return compare(constrainedOnLeft ? op : flipped, value)
+        default:
+            return nil
+        }
+    }
+
+    /// `constrained <op> value` for an ordering operator.
+    private func compare(_ op: BinaryOperator, _ value: RuleValue) -> Bool? {
+        func order(_ bound: Bound?) -> Int? {
+            guard let bound, Self.kindMatches(bound.value, value) else { return nil }
+            return Self.order(bound.value, value)
+        }
+        let low = order(lower), high = order(upper)
+        switch op {
+        case .greater: // every value > v when lower > v, or lower == v exclusive; none when upper <= v
+            if let low, low > 0 || (low == 0 && !lower!.inclusive) { return true }
+            if let high, high <= 0 { return false }
+        case .greaterEqual:
+            if let low, low >= 0 { return true }
+            if let high, high < 0 || (high == 0 && !upper!.inclusive) { return false }
+        case .less:
+            if let high, high < 0 || (high == 0 && !upper!.inclusive) { return true }
+            if let low, low >= 0 { return false }
+        default: // .lessEqual
+            if let high, high <= 0 { return true }
+            if let low, low > 0 || (low == 0 && !lower!.inclusive) { return false }
+        }
+        return nil
+    }
+
+    /// Whether no admitted value equals `value`.
+    private func excludes(_ value: RuleValue) -> Bool {
+        if excluded.contains(where: { $0.isRulesEqual(to: value) }) { return true }
+        if compare(.greaterEqual, value) == false || compare(.lessEqual, value) == false { return true }
+        return false
+    }
+
+    /// `is <type>`: false, whatever the filters say. The Firestore emulator judges a
+    /// constrained field to be of no type (`where members array-contains uid` does not make
+    /// `resource.data.members is list` hold), so a type check needs an equality filter.
+    func isType(_ type: RuleType) -> Bool { false }
+
+    /// The error for something the constraints do not decide.
+    func unknown(_ what: String) -> RuleError {
+        let known = summary.isEmpty ? "" : " (the query only says \(summary.joined(separator: " and ")))"
+        return RuleError("\(what) is not decided by the query's filters\(known): rules are not filters.")
+    }
+
+    static func kindMatches(_ a: RuleValue, _ b: RuleValue) -> Bool { a.typeName == b.typeName }
+
+    static func order(_ a: RuleValue, _ b: RuleValue) -> Int? {
+        guard case .success(.bool(let less)) = RuleValue.compare(.less, a, b),
+              case .success(.bool(let greater)) = RuleValue.compare(.greater, a, b) else { return nil }
+        return less ? -1 : greater ? 1 : 0
+    }
+}
