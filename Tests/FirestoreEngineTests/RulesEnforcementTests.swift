@@ -118,6 +118,31 @@ struct RulesEnforcementTests {
         #expect(try await e.getDocument(Self.db, key: ResourcePath(["rooms", "r1", "messages", "m2"])) == nil)
     }
 
+    @Test("a lookup in another database is an error that denies, not a missing document")
+    func lookupInAnotherDatabase() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let rules = """
+            rules_version = '2';
+            service cloud.firestore {
+              match /databases/{database}/documents {
+                match /own/{id} { allow read: if !exists(/databases/$(database)/documents/rooms/r1); }
+                match /other/{id} { allow read: if !exists(/databases/elsewhere/documents/rooms/r1); }
+              }
+            }
+            """
+        let compiled = e.rules.install([RulesSource(name: "firestore.rules", text: rules)], project: Self.db.project)
+        #expect(compiled.ruleset != nil, "\(compiled.renderedDiagnostics())")
+        _ = try await e.commit(Self.db, writes: [Self.set("own/a", [:]), Self.set("other/a", [:])])
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["own", "a"]), identity: Self.alice) != nil)
+        do {
+            _ = try await e.getDocument(Self.db, key: ResourcePath(["other", "a"]), identity: Self.alice)
+            Issue.record("a lookup in another database counted as a missing document")
+        } catch {
+            #expect(error.code == .permissionDenied)
+            #expect(error.message.contains("elsewhere"))
+        }
+    }
+
     @Test("projects without rules allow every client request")
     func noRules() async throws {
         let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
