@@ -10,7 +10,7 @@ extension Evaluator {
         case .failure(let error): return .failure(error)
         }
         switch name {
-        case "get", "getAfter", "exists", "existsAfter":
+        case "get", "getAfter", "exists", "existsAfter" where ruleset.service == .firestore:
             return lookup(name, values, at: expr.id)
         case "debug":
             if let value = values.first { record(debug: value, at: expr) }
@@ -21,8 +21,14 @@ extension Evaluator {
     }
 
     /// Calls a user function. Arguments are evaluated first and passed as values even when
-    /// they are errors (a function that ignores an erroneous argument still succeeds).
+    /// they are errors (a function that ignores an erroneous argument still succeeds). A wrong
+    /// number of arguments (only a warning when compiling) is an error.
     func callUserFunction(_ function: FunctionInfo, _ arguments: [Expr], _ env: Environment, at node: NodeID) -> RuleOutcome {
+        let parameters = function.decl.parameters
+        guard arguments.count == parameters.count else {
+            let expected = "\(function.decl.name)(\(parameters.map(\.name).joined(separator: ", ")))"
+            return .failure(RuleError("Incorrect number of arguments. Received: \(arguments.count). Expected: \(expected)."))
+        }
         let values = arguments.map { evaluate($0, env) }
         if let limitError { return .failure(limitError) }
         guard callDepth < Self.callDepthLimit else {

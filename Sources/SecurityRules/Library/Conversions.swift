@@ -2,6 +2,7 @@
 /// path method `bind()`.
 enum Conversions {
     static func call(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
+        guard ["string", "int", "float", "path"].contains(name) else { return .failure(.functionNotFound(name)) }
         if let error = Library.arity(name, arguments, 1) { return .failure(error) }
         let value = arguments[0]
         switch name {
