@@ -44,7 +44,9 @@ extension FirestoreEngine {
             var states: [ResourcePath: Document?] = [:]
             var order: [ResourcePath] = []
             var results: [WriteResult] = []
-            var produced: [Document?] = []
+            // With rules, as in the official emulator, a denial wins over a failed precondition:
+            // the writes are judged as if their preconditions held, and the failure comes after.
+            var failedPrecondition: FirestoreError?
             for write in writes {
                 if originals[write.key] == nil {
                     let doc = try s.document(write.key)
@@ -53,16 +55,22 @@ extension FirestoreEngine {
                     order.append(write.key)
                 }
                 let current = states[write.key] ?? nil
-                let outcome = try WriteApplier.apply(write, to: current, database: db, commitTime: commitTime)
+                do throws(FirestoreError) {
+                    try WriteApplier.checkPrecondition(write, current: current, database: db)
+                } catch {
+                    guard ruleset != nil else { throw error }
+                    failedPrecondition = failedPrecondition ?? error
+                }
+                let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
                 if let doc = outcome.document { try WriteValidator.validateSize(doc, database: db) }
                 states[write.key] = .some(outcome.document)
-                produced.append(outcome.document)
                 results.append(WriteResult(updateTime: commitTime, transformResults: outcome.transformResults))
             }
             if let ruleset {
-                try Self.authorizeWrites(self, ruleset, writes: writes, originals: originals, produced: produced, final: states,
+                try Self.authorizeWrites(self, ruleset, writes: writes, originals: originals, final: states,
                                          db: db, identity: identity, session: s, commitTime: commitTime, isBatch: isBatch)
             }
+            if let failedPrecondition { throw failedPrecondition }
             // A write's result carries an update time only when its document exists after the commit.
             for (i, write) in writes.enumerated() where (states[write.key] ?? nil) == nil {
                 results[i].updateTime = nil

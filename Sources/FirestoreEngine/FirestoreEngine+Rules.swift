@@ -226,32 +226,36 @@ extension FirestoreEngine {
         }
     }
 
-    /// Checks each write of a commit against the state before the commit (`resource`), the
-    /// document the write produces (`request.resource`), and the whole batch's result
-    /// (`getAfter`).
+    /// Checks a commit against the rules once per document, in the order the documents first
+    /// appear, as the official emulator does. The method is `delete` when the commit leaves the
+    /// document deleted, otherwise `update` or `create` as the document existed before the
+    /// commit, or as the first write's precondition claims it did (`exists`; an update time
+    /// implies it exists). `resource` is the document before the commit, `request.resource`
+    /// the document the commit leaves, and `getAfter` sees the whole batch.
     static func authorizeWrites(_ engine: FirestoreEngine, _ ruleset: Ruleset, writes: [Write], originals: [ResourcePath: Document?],
-                                produced: [Document?], final: [ResourcePath: Document?], db: DatabaseID, identity: Identity,
+                                final: [ResourcePath: Document?], db: DatabaseID, identity: Identity,
                                 session: StoreSession, commitTime: Timestamp, isBatch: Bool) throws {
         var source = StoreRulesDataSource(session: session, database: db)
         source.after = final
         var ledger = RulesLookupLedger(limit: isBatch ? RulesLookupLedger.batchLimit : RulesLookupLedger.singleDocumentLimit)
-        var current = originals
-        for (write, after) in zip(writes, produced) {
-            let before = current[write.key] ?? nil
-            let method: RulesMethod = write.operation == .delete ? .delete : (before == nil ? .create : .update)
-            let path = RuleValues.path(of: write.key, in: db)
-            var extra: [String: RuleValue] = [:]
-            if method == .delete {
-                extra["resource"] = .null
-            } else if let after {
-                extra["resource"] = RuleValues.resource(after, in: db)
+        var judged = Set<ResourcePath>()
+        for write in writes where judged.insert(write.key).inserted {
+            let before = originals[write.key] ?? nil
+            let existed: Bool
+            switch write.precondition {
+            case .exists(let exists)?: existed = exists
+            case .updateTime?: existed = true
+            case nil: existed = before != nil
             }
+            let after = final[write.key] ?? nil
+            let method: RulesMethod = after == nil ? .delete : (existed ? .update : .create)
+            let path = RuleValues.path(of: write.key, in: db)
+            let requestResource = after.map { RuleValues.resource($0, in: db) } ?? .null
             let request = RulesRequest(method: method, path: path.segments, variables: [
-                "request": requestValue(identity, method: method, path: path, time: commitTime, extra: extra),
-                "resource": (originals[write.key] ?? nil).map { RuleValues.resource($0, in: db) } ?? .null,
+                "request": requestValue(identity, method: method, path: path, time: commitTime, extra: ["resource": requestResource]),
+                "resource": before.map { RuleValues.resource($0, in: db) } ?? .null,
             ])
             try engine.enforce(ruleset, request, db: db, source: source, ledger: &ledger)
-            current[write.key] = .some(after)
         }
     }
 }

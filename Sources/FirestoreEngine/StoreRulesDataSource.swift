@@ -15,21 +15,26 @@ struct StoreRulesDataSource: RulesDataSource, @unchecked Sendable {
     /// Reads at a past time (microseconds), for read-only transactions.
     var readTime: Int64?
 
-    func key(of path: RulePath) -> ResourcePath? {
+    /// The document a lookup names. The evaluator has checked the path's shape; a lookup in
+    /// another database is an error, as in the official emulator.
+    func key(of path: RulePath) throws(FirestoreError) -> ResourcePath? {
         let s = path.segments
-        guard s.count >= 5, s[0] == "databases", s[1] == database.database, s[2] == "documents" else { return nil }
+        guard s.count >= 5, s[0] == "databases", s[2] == "documents" else { return nil }
+        guard s[1] == database.database else {
+            throw .invalidArgument("rules may only read documents of their own database (\(database.database)), not \(s[1]).")
+        }
         let key = ResourcePath(Array(s.dropFirst(3)))
         return key.isDocument ? key : nil
     }
 
     func resource(at path: RulePath) throws -> RuleValue? {
-        guard let key = key(of: path) else { return nil }
+        guard let key = try key(of: path) else { return nil }
         let doc = try readTime.map { try session.document(key, at: $0) } ?? session.document(key)
         return doc.map { RuleValues.resource($0, in: database) }
     }
 
     func resourceAfter(at path: RulePath) throws -> RuleValue? {
-        guard let key = key(of: path) else { return nil }
+        guard let key = try key(of: path) else { return nil }
         if let pending = after[key] { return pending.map { RuleValues.resource($0, in: database) } }
         return try resource(at: path)
     }

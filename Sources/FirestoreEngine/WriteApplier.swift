@@ -1,7 +1,7 @@
 package import FirestoreModel
 
 /// Applies one write to a document's current state: preconditions, set or merge, delete,
-/// and field transforms. Pure: the caller supplies the current document and the commit time.
+/// and field transforms; the precondition can be checked on its own. Pure: the caller supplies the current document and the commit time.
 package enum WriteApplier {
     /// The document after the write (nil when deleted) and the transform results.
     package struct Outcome: Sendable, Equatable {
@@ -12,6 +12,13 @@ package enum WriteApplier {
     package static func apply(
         _ write: Write, to current: Document?, database: DatabaseID, commitTime: Timestamp
     ) throws(FirestoreError) -> Outcome {
+        try checkPrecondition(write, current: current, database: database)
+        return try applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
+    }
+
+    /// Throws NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION or INVALID_ARGUMENT when the
+    /// write's precondition does not hold for the current document.
+    package static func checkPrecondition(_ write: Write, current: Document?, database: DatabaseID) throws(FirestoreError) {
         let name = database.name(of: write.key)
         switch write.precondition {
         case .exists(true)? where current == nil:
@@ -32,6 +39,13 @@ package enum WriteApplier {
         default:
             break
         }
+    }
+
+    /// The write's effect as if its precondition held: what the security rules judge before
+    /// the precondition is checked.
+    package static func applyIgnoringPrecondition(
+        _ write: Write, to current: Document?, commitTime: Timestamp
+    ) throws(FirestoreError) -> Outcome {
         var fields: [String: Value]
         switch write.operation {
         case .delete:

@@ -56,7 +56,8 @@ extension FirestoreRESTService {
             }
             return RESTReply(status: 400, body: .json(json))
         }
-        return .ok(.object([("rules", Self.encodeFiles(files)), ("issues", issues)]))
+        // As the official emulator: `{}`, or the warnings as `issues`.
+        return .ok(.object(compilation.diagnostics.isEmpty ? [] : [("issues", issues)]))
     }
 
     static func encodeFiles(_ files: [RulesSource]) -> JSON {

@@ -176,6 +176,95 @@ struct RulesEnforcementTests {
         #expect(try await e.getDocument(Self.db, key: ResourcePath(["rooms", "r1", "messages", "m2"])) == nil)
     }
 
+    @Test("a lookup in another database is an error that denies, not a missing document")
+    func lookupInAnotherDatabase() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let rules = """
+            rules_version = '2';
+            service cloud.firestore {
+              match /databases/{database}/documents {
+                match /own/{id} { allow read: if !exists(/databases/$(database)/documents/rooms/r1); }
+                match /other/{id} { allow read: if !exists(/databases/elsewhere/documents/rooms/r1); }
+              }
+            }
+            """
+        let compiled = e.rules.install([RulesSource(name: "firestore.rules", text: rules)], project: Self.db.project)
+        #expect(compiled.ruleset != nil, "\(compiled.renderedDiagnostics())")
+        _ = try await e.commit(Self.db, writes: [Self.set("own/a", [:]), Self.set("other/a", [:])])
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["own", "a"]), identity: Self.alice) != nil)
+        do {
+            _ = try await e.getDocument(Self.db, key: ResourcePath(["other", "a"]), identity: Self.alice)
+            Issue.record("a lookup in another database counted as a missing document")
+        } catch {
+            #expect(error.code == .permissionDenied)
+            #expect(error.message.contains("elsewhere"))
+        }
+    }
+
+    /// Rules where alice may only create, bob only update and carol only delete.
+    static func methodEngine() async throws -> FirestoreEngine {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let rules = """
+            rules_version = '2';
+            service cloud.firestore {
+              match /databases/{database}/documents {
+                match /c/{id} {
+                  allow create: if request.auth.uid == 'alice';
+                  allow update: if request.auth.uid == 'bob' && request.resource.data.n == 2;
+                  allow delete: if request.auth.uid == 'carol';
+                }
+              }
+            }
+            """
+        let compiled = e.rules.install([RulesSource(name: "firestore.rules", text: rules)], project: Self.db.project)
+        #expect(compiled.ruleset != nil, "\(compiled.renderedDiagnostics())")
+        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["n": .integer(1)])])
+        return e
+    }
+
+    static func code(_ body: () async throws(FirestoreError) -> Void) async -> FirestoreError.Code? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test("a write is judged as its precondition claims, and a denial wins over a failed precondition", arguments: [
+        // (who, document, precondition, operation, expected code)
+        ("alice", "c/new", Precondition.exists(true), false, FirestoreError.Code.permissionDenied),
+        ("bob", "c/new", Precondition.exists(true), false, FirestoreError.Code.notFound),
+        ("bob", "c/d", Precondition.exists(false), false, FirestoreError.Code.permissionDenied),
+        ("alice", "c/d", Precondition.exists(false), false, FirestoreError.Code.alreadyExists),
+        ("alice", "c/zz", Precondition.exists(true), true, FirestoreError.Code.permissionDenied),
+        ("carol", "c/zz", Precondition.exists(true), true, FirestoreError.Code.notFound),
+    ])
+    func preconditions(_ who: String, _ path: String, _ precondition: Precondition, _ isDelete: Bool, _ expected: FirestoreError.Code) async throws {
+        let e = try await Self.methodEngine()
+        let identity = Identity.client(claims: ["sub": .string(who), "user_id": .string(who)])
+        let key = ResourcePath(parsing: Substring(path))
+        let write = Write(key: key, operation: isDelete ? .delete : .update(fields: ["n": .integer(2)], mask: nil), precondition: precondition)
+        let code = await Self.code { () async throws(FirestoreError) in _ = try await e.commit(Self.db, writes: [write], identity: identity) }
+        #expect(code == expected)
+    }
+
+    @Test("a commit is judged once per document, by the state before it and the document it leaves")
+    func oncePerDocument() async throws {
+        let e = try await Self.methodEngine()
+        let alice = Identity.client(claims: ["sub": "alice", "user_id": "alice"])
+        let bob = Identity.client(claims: ["sub": "bob", "user_id": "bob"])
+        // Two writes to a missing document: one create, which alice may do.
+        _ = try await e.commit(Self.db, writes: [Self.set("c/new", ["n": .integer(1)]), Self.set("c/new", ["n": .integer(5)])], identity: alice)
+        #expect(try await e.getDocument(Self.db, key: ResourcePath(["c", "new"]))?.fields["n"] == .integer(5))
+        // Bob's update is judged by the final document (n == 2), not the first write's.
+        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["n": .integer(9)]), Self.set("c/d", ["n": .integer(2)])], identity: bob)
+        // Deleting and re-creating an existing document is an update; alice may not.
+        let recreate = [Write(key: ResourcePath(["c", "d"]), operation: .delete), Self.set("c/d", ["n": .integer(2)])]
+        let code = await Self.code { () async throws(FirestoreError) in _ = try await e.commit(Self.db, writes: recreate, identity: alice) }
+        #expect(code == .permissionDenied)
+    }
+
     @Test("projects without rules allow every client request")
     func noRules() async throws {
         let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))

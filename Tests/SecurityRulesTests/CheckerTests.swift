@@ -22,19 +22,41 @@ struct CheckerTests {
         #expect(messages(body).isEmpty)
     }
 
-    @Test("unresolvable or misused names are errors", arguments: [
-        ("match /a { allow read: if x; }", "undeclared variable 'x'"),
-        ("match /a { allow read: if nope(); }", "undeclared function 'nope'"),
-        ("function g() { return y; } match /a/{y} { allow read: if g(); }", "undeclared variable 'y'"),
-        ("match /a/{x} { function g() { return 1; } } match /b { allow read: if g() == 1; }", "undeclared function 'g'"),
-        ("match /a { allow read: if math; }", "'math' is a namespace, not a value; call one of its functions, such as math.abs(…)"),
+    @Test("unresolved names, wrong argument counts and unknown methods are warnings, as in the official emulator", arguments: [
+        ("match /a { allow read: if x; }", "undeclared variable 'x'; reading it is an error"),
+        ("match /a { allow read: if nope(); }", "undeclared function 'nope'; calling it is an error"),
+        ("function g() { return y; } match /a/{y} { allow read: if g(); }", "undeclared variable 'y'; reading it is an error"),
+        ("match /a/{x} { function g() { return 1; } } match /b { allow read: if g() == 1; }", "undeclared function 'g'; calling it is an error"),
         ("match /a { allow read: if get; }", "'get' is a function; call it with parentheses"),
         ("match /a { allow read: if exists(/a, /b); }", "function 'exists' takes 1 argument but 2 were given"),
         ("match /a { allow read: if duration.value(1); }", "function 'duration.value' takes 2 arguments but 1 was given"),
-        ("match /a { allow read: if hashing.sha512('x'); }", "unknown function 'hashing.sha512'"),
+        ("match /a { allow read: if hashing.sha512('x'); }", "unknown function 'hashing.sha512'; calling it is an error"),
+        ("match /a { allow reed: if true; }", "unknown method 'reed' allows nothing; expected one of read, write, get, list, create, update, delete"),
     ])
-    func misuse(_ body: String, _ message: String) {
-        #expect(messages(body) == [message])
+    func warnings(_ body: String, _ message: String) {
+        let compilation = Ruleset.compile(files: [RulesSource(name: "t.rules", text: "rules_version = '2';\nservice cloud.firestore {\n\(body)\n}\n")])
+        #expect(compilation.ruleset != nil)
+        #expect(compilation.diagnostics.map(\.severity) == [.warning])
+        #expect(compilation.diagnostics.map(\.message) == [message])
+    }
+
+    @Test("a namespace used as a value is an error")
+    func namespaceAsValue() {
+        #expect(messages("match /a { allow read: if math; }") == ["'math' is a namespace, not a value; call one of its functions, such as math.abs(…)"])
+    }
+
+    @Test("with an expected service, a block for another or an unknown service is a warning and applies to nothing")
+    func unexpectedServices() throws {
+        for service in ["firebase.storage", "cloud.firestor"] {
+            let source = RulesSource(name: "t.rules", text: "service \(service) { match /{all=**} { allow read; } }")
+            let compilation = Ruleset.compile(files: [source], expectedService: .firestore)
+            let ruleset = try #require(compilation.ruleset)
+            #expect(compilation.diagnostics.map(\.severity) == [.warning])
+            let request = RulesRequest(method: .get, path: ["databases", "(default)", "documents", "c", "d"], variables: [:])
+            #expect(!ruleset.decision(for: request).isAllowed)
+        }
+        let unknown = RulesSource(name: "t.rules", text: "service cloud.firestor { match /a { allow read; } }")
+        #expect(Ruleset.compile(files: [unknown]).errors.map(\.message) == ["unknown service 'cloud.firestor'; expected 'cloud.firestore' or 'firebase.storage'"])
     }
 
     @Test("Cloud Storage has no global get(); it uses firestore.get()")
@@ -72,8 +94,8 @@ struct CheckerTests {
     @Test("caller-declared globals become variables")
     func customGlobals() {
         let source = RulesSource(name: "t", text: "service cloud.firestore { match /a { allow read: if tenant == 'x'; } }")
-        #expect(Ruleset.compile(files: [source]).errors.count == 1)
-        #expect(Ruleset.compile(files: [source], globals: ["request", "resource", "tenant"]).ruleset != nil)
+        #expect(Ruleset.compile(files: [source]).diagnostics.map(\.message) == ["undeclared variable 'tenant'; reading it is an error"])
+        #expect(Ruleset.compile(files: [source], globals: ["request", "resource", "tenant"]).diagnostics.isEmpty)
     }
 
     @Test("an empty compilation and an oversized one are errors, not crashes")

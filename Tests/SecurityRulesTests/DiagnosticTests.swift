@@ -8,9 +8,9 @@ struct DiagnosticTests {
         let source = RulesSource(name: "firestore.rules", text: "service cloud.firestore {\n  match /a/{id} {\n    allow read: if request.auth.uid == userid;\n  }\n}\n")
         let compilation = Ruleset.compile(files: [source])
         let diagnostic = try #require(compilation.diagnostics.first)
-        #expect(diagnostic.description == "firestore.rules:3:40: error: undeclared variable 'userid'")
+        #expect(diagnostic.description == "firestore.rules:3:40: warning: undeclared variable 'userid'; reading it is an error")
         #expect(diagnostic.rendered(in: source) == """
-        firestore.rules:3:40: error: undeclared variable 'userid'
+        firestore.rules:3:40: warning: undeclared variable 'userid'; reading it is an error
             allow read: if request.auth.uid == userid;
                                                ^~~~~~
         """)
@@ -23,7 +23,7 @@ struct DiagnosticTests {
         let compilation = Ruleset.compile(files: [first, second])
         #expect(compilation.ruleset == nil)
         #expect(compilation.diagnostics.map(\.description) == [
-            "a.rules:1:53: error: undeclared variable 'y'",
+            "a.rules:1:53: warning: undeclared variable 'y'; reading it is an error",
             "a.rules:2:1: error: unterminated string literal",
             "b.rules:1:17: error: unsupported rules_version '9'; use '1' or '2'",
         ])

@@ -75,7 +75,7 @@ struct FuzzTests {
             "'a,b,c'.split(',').join('-').matches('[a-c-]+') ? hashing.md5('x').toBase64() : string(1.5)",
             "{'a': {'b': [1, 2.0, null]}}.get(['a', 'b'], []).toSet().union([3]).size() == 4",
             "/databases/$(db)/documents/users/$(request.auth.uid)[3] == int('7') || b'\\xFF'.size() == 1",
-            "[1, 2, 3][1:2] + [4] == [2, 4] && !(1 in []) && (x is string || x is int)",
+            "[1, 2, 3][1:2].concat([4]) == [2, 4] && !(1 in []) && (x is string || x is int)",
         ]
         let variables: [String: RuleValue] = [
             "request": .map(["auth": .map(["uid": .string("u")])]), "resource": .map(["data": .map(["owner": .string("u"), "tags": .list([.string("a")])])]),

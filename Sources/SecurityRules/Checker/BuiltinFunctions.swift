@@ -15,7 +15,7 @@ enum BuiltinFunctions {
 
     /// Namespaces and their functions.
     static let namespaces: [String: [String: Int]] = [
-        "math": ["abs": 1, "ceil": 1, "floor": 1, "round": 1, "sqrt": 1, "pow": 2, "isInfinite": 1, "isNaN": 1],
+        "math": ["abs": 1, "ceil": 1, "floor": 1, "round": 1, "sqrt": 1, "pow": 2, "isNaN": 1],
         "timestamp": ["date": 3, "value": 1],
         "duration": ["value": 2, "time": 4, "abs": 1],
         "hashing": ["crc32": 1, "crc32c": 1, "md5": 1, "sha256": 1],

@@ -1,4 +1,8 @@
 /// Name resolution and call checks inside expressions.
+///
+/// As in the official emulator, unknown names and wrong argument counts are warnings: the
+/// ruleset loads, and evaluating the expression is an error value, which denies. Using a
+/// namespace (`math`) as a value is an error.
 extension Checker {
     mutating func checkExpression(_ expr: Expr, in scope: Scope, callees: inout [NodeID]) {
         switch expr.kind {
@@ -12,7 +16,7 @@ extension Checker {
                 if let arity = table[name] {
                     checkArity(arity, arguments.count, "\(namespace).\(name)", nameRange)
                 } else {
-                    sink.error("unknown function '\(namespace).\(name)'", at: nameRange)
+                    sink.warning("unknown function '\(namespace).\(name)'; calling it is an error", at: nameRange)
                 }
             } else if case .path(let segments) = receiver.kind, name == "bind" {
                 // `(/a/$(x)).bind({'x': …})`: bare names in the path are placeholders to bind.
@@ -34,9 +38,9 @@ extension Checker {
             let example = functions.keys.sorted().first ?? "…"
             sink.error("'\(name)' is a namespace, not a value; call one of its functions, such as \(name).\(example)(…)", at: range)
         } else if scope.function(named: name) != nil || BuiltinFunctions.globalArity(name, in: service ?? .firestore) != nil {
-            sink.error("'\(name)' is a function; call it with parentheses", at: range)
+            sink.warning("'\(name)' is a function; call it with parentheses", at: range)
         } else {
-            sink.error("undeclared variable '\(name)'", at: range)
+            sink.warning("undeclared variable '\(name)'; reading it is an error", at: range)
         }
     }
 
@@ -48,7 +52,7 @@ extension Checker {
             callTargets[expr.id] = decl.id
             callees.append(decl.id)
             if decl.parameters.count != arguments.count {
-                sink.error("function '\(name)' takes \(decl.parameters.count) argument\(decl.parameters.count == 1 ? "" : "s") but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
+                sink.warning("function '\(name)' takes \(decl.parameters.count) argument\(decl.parameters.count == 1 ? "" : "s") but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given", at: nameRange)
             }
             return
         }
@@ -57,15 +61,15 @@ extension Checker {
             return
         }
         if service == .storage, BuiltinFunctions.firestoreLookups[name] != nil {
-            sink.error("undeclared function '\(name)'; in Cloud Storage rules use 'firestore.\(name)(…)'", at: nameRange)
+            sink.warning("undeclared function '\(name)'; in Cloud Storage rules use 'firestore.\(name)(…)'", at: nameRange)
         } else {
-            sink.error("undeclared function '\(name)'", at: nameRange)
+            sink.warning("undeclared function '\(name)'; calling it is an error", at: nameRange)
         }
     }
 
     private func checkArity(_ expected: Int, _ given: Int, _ name: String, _ range: SourceRange) {
         guard expected != given else { return }
-        sink.error("function '\(name)' takes \(expected) argument\(expected == 1 ? "" : "s") but \(given) \(given == 1 ? "was" : "were") given", at: range)
+        sink.warning("function '\(name)' takes \(expected) argument\(expected == 1 ? "" : "s") but \(given) \(given == 1 ? "was" : "were") given", at: range)
     }
 
     private mutating func checkPathSegments(

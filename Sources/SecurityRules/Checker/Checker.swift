@@ -1,10 +1,11 @@
 /// Semantic checks over parsed files, producing the match tree and function tables the
 /// evaluator runs on.
 ///
-/// Reports, as diagnostics: an unsupported `rules_version`, an unknown or unexpected service,
-/// unknown allow methods, malformed recursive wildcards, undeclared variables and functions,
-/// wrong argument counts, duplicate functions, parameters and `let` names, `let` in version 1
-/// and recursive functions.
+/// Reports, as errors: an unsupported `rules_version`, a missing service, malformed recursive
+/// wildcards, duplicate functions, parameters and `let` names, `let` in version 1 and recursive
+/// functions. Reports as warnings, because the official emulator loads such rules: an unknown
+/// or unexpected service (its block applies to nothing), unknown allow methods, undeclared
+/// variables and functions, and wrong argument counts (evaluating those is an error value).
 struct Checker {
     let sink: DiagnosticSink
     let files: [RulesFile]
@@ -35,16 +36,22 @@ struct Checker {
                            at: SourceRange(file: file.fileIndex, start: 0, end: 0))
             }
             for decl in file.services {
+                // With an expected service, as in the official emulator, a block for another or
+                // an unknown service loads but applies to nothing.
                 guard let kind = RulesService(rawValue: decl.name) else {
-                    sink.error("unknown service '\(decl.name)'; expected 'cloud.firestore' or 'firebase.storage'", at: decl.nameRange)
+                    if let expectedService {
+                        sink.warning("unknown service '\(decl.name)' applies to nothing; did you mean '\(expectedService.rawValue)'?", at: decl.nameRange)
+                    } else {
+                        sink.error("unknown service '\(decl.name)'; expected 'cloud.firestore' or 'firebase.storage'", at: decl.nameRange)
+                    }
+                    continue
+                }
+                if let expectedService, expectedService != kind {
+                    sink.warning("these rules are for '\(kind.rawValue)' and apply to nothing here: '\(expectedService.rawValue)' rules were expected", at: decl.nameRange)
                     continue
                 }
                 if let service, service != kind {
                     sink.error("service '\(kind.rawValue)' conflicts with service '\(service.rawValue)' declared earlier", at: decl.nameRange)
-                    continue
-                }
-                if let expectedService, expectedService != kind {
-                    sink.error("these rules are for '\(kind.rawValue)' but '\(expectedService.rawValue)' rules were expected", at: decl.nameRange)
                     continue
                 }
                 if serviceRange != nil, service == kind, decl.nameRange.file == serviceRange?.file {
@@ -144,7 +151,7 @@ struct Checker {
             for method in allow.methods {
                 guard let resolved = AllowMethod(rawValue: method.name) else {
                     let known = AllowMethod.allCases.map(\.rawValue).joined(separator: ", ")
-                    sink.error("unknown method '\(method.name)'; expected one of \(known)", at: method.range)
+                    sink.warning("unknown method '\(method.name)' allows nothing; expected one of \(known)", at: method.range)
                     continue
                 }
                 methods.append(resolved)

@@ -1,9 +1,11 @@
 /// Answers `get()`, `exists()`, `getAfter()` and `existsAfter()` for the evaluator.
 ///
 /// The caller implements it over its storage and decides what a resource looks like (for
-/// Firestore, a map with `data`, `id` and `__name__`). Returning nil means the resource does
-/// not exist: `exists()` is false and `get()` yields `null`, so reading `.data` from it is a
-/// "Null value error". A thrown error becomes a rule error value at the call.
+/// Firestore, a map with `data`, `id` and `__name__`). It is only asked about document paths
+/// (`/databases/{database}/documents/…` with an even number of segments after `documents`).
+/// Returning nil means the resource does not exist: `exists()` is false and `get()` is an
+/// error value, as in the official emulator. A thrown error becomes a rule error value at the
+/// call.
 package protocol RulesDataSource: Sendable {
     /// The resource at a path as it is before the request.
     func resource(at path: RulePath) throws -> RuleValue?

@@ -27,7 +27,8 @@ package struct Ruleset: Sendable {
     ///
     /// - Parameters:
     ///   - files: The rules files; they must all declare the same service.
-    ///   - expectedService: When given, rules for another service are an error.
+    ///   - expectedService: When given, blocks for another or an unknown service are warnings
+    ///     and apply to nothing.
     ///   - globals: The variables the caller provides to every request.
     package static func compile(
         files: [RulesSource], expectedService: RulesService? = nil, globals: Set<String> = ["request", "resource"]
@@ -44,7 +45,7 @@ package struct Ruleset: Sendable {
         var checker = Checker(sink: sink, files: parsed, expectedService: expectedService, globals: globals)
         let matches = checker.check()
         let diagnostics = sink.sorted()
-        guard !sink.hasErrors, let service = checker.service else {
+        guard !sink.hasErrors, let service = checker.service ?? expectedService else {
             return RulesCompilation(ruleset: nil, diagnostics: diagnostics, sources: sources, parsedTokenCount: context.consumedTokens)
         }
         var index = NodeIndex()

@@ -77,14 +77,17 @@ extension Evaluator {
         }
     }
 
-    /// Builds a path from a path literal. Interpolated strings may contain `/` (they add
-    /// several segments), paths splice in their segments, ints are written in decimal; an
-    /// interpolation that produces an empty segment is an error. With `keepingPlaceholders`
-    /// (the receiver of `.bind()`), an undefined bare name stays as a `$(name)` placeholder.
+    /// Builds a path from a path literal. An interpolation that is a whole segment and gives a
+    /// path splices in its segments; otherwise a segment's text and interpolated strings and
+    /// ints (in decimal) make one segment, even when a string contains `/` (as in the official
+    /// emulator, where `$('users/alice')` is one segment, not a document path). An empty
+    /// segment is an error. With `keepingPlaceholders` (the receiver of `.bind()`), an
+    /// undefined bare name stays as a `$(name)` placeholder.
     func evaluatePath(_ segments: [PathSegmentExpr], _ env: Environment, keepingPlaceholders: Bool) -> RuleOutcome {
         var result: [String] = []
         for segment in segments {
             var text = ""
+            var spliced: [String]?
             for piece in segment.pieces {
                 switch piece {
                 case .text(let literal):
@@ -97,6 +100,7 @@ extension Evaluator {
                     switch evaluate(expr, env) {
                     case .success(.string(let value)): text += value
                     case .success(.int(let value)): text += String(value)
+                    case .success(.path(let path)) where segment.pieces.count == 1: spliced = path.segments
                     case .success(.path(let path)): text += path.segments.joined(separator: "/")
                     case .success(let value):
                         return .failure(RuleError("Cannot use a \(value.typeName) in a path; expected a string.", origin: expr.id))
@@ -104,11 +108,11 @@ extension Evaluator {
                     }
                 }
             }
-            let parts = text.split(separator: "/", omittingEmptySubsequences: true)
-            guard !parts.isEmpty else {
+            let parts = spliced ?? [text]
+            guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else {
                 return .failure(RuleError("Path segment is empty."))
             }
-            result.append(contentsOf: parts.map(String.init))
+            result.append(contentsOf: parts)
         }
         return .success(.path(RulePath(result)))
     }

@@ -10,7 +10,7 @@ extension Evaluator {
         case .failure(let error): return .failure(error)
         }
         switch name {
-        case "get", "getAfter", "exists", "existsAfter":
+        case "get", "getAfter", "exists", "existsAfter" where ruleset.service == .firestore:
             return lookup(name, values, at: expr.id)
         case "debug":
             if let value = values.first { record(debug: value, at: expr) }
@@ -21,8 +21,14 @@ extension Evaluator {
     }
 
     /// Calls a user function. Arguments are evaluated first and passed as values even when
-    /// they are errors (a function that ignores an erroneous argument still succeeds).
+    /// they are errors (a function that ignores an erroneous argument still succeeds). A wrong
+    /// number of arguments (only a warning when compiling) is an error.
     func callUserFunction(_ function: FunctionInfo, _ arguments: [Expr], _ env: Environment, at node: NodeID) -> RuleOutcome {
+        let parameters = function.decl.parameters
+        guard arguments.count == parameters.count else {
+            let expected = "\(function.decl.name)(\(parameters.map(\.name).joined(separator: ", ")))"
+            return .failure(RuleError("Incorrect number of arguments. Received: \(arguments.count). Expected: \(expected)."))
+        }
         let values = arguments.map { evaluate($0, env) }
         if let limitError { return .failure(limitError) }
         guard callDepth < Self.callDepthLimit else {
@@ -59,17 +65,20 @@ extension Evaluator {
         return evaluateAll(arguments, env).flatMap { Library.method(name, on: value, $0) }
     }
 
-    /// `get`, `exists`, `getAfter`, `existsAfter` (also as `firestore.…`).
+    /// `get`, `exists`, `getAfter`, `existsAfter` (also as `firestore.…`). As in the official
+    /// emulator, the argument must be the path of a document
+    /// (`/databases/{database}/documents/{collection}/{id}…`), and `get` or `getAfter` of a
+    /// missing document is an error, while `exists` or `existsAfter` of it is false.
     func lookup(_ name: String, _ values: [RuleValue], at node: NodeID) -> RuleOutcome {
         guard values.count == 1 else { return .failure(.invalidArgument("\(name)() takes one argument.")) }
-        let path: RulePath
-        switch values[0] {
-        case .path(let value): path = value
-        case .string(let text): path = RulePath(parsing: text)
-        default: return .failure(.invalidArgument("\(name)() requires a path; got \(values[0].typeName)."))
+        guard case .path(let path) = values[0] else {
+            return .failure(.invalidArgument("\(name)() requires a path such as /databases/$(database)/documents/users/$(uid); got \(values[0].typeName)."))
         }
         guard ["get", "exists", "getAfter", "existsAfter"].contains(name) else {
             return .failure(.functionNotFound("firestore.\(name)"))
+        }
+        if let problem = Self.documentPathProblem(path) {
+            return .failure(RuleError("\(name)() needs a document path, and \(problem)"))
         }
         let isAfter = name.hasSuffix("After")
         let key = RulesLookupLedger.Key(path: path, isAfter: isAfter)
@@ -88,7 +97,25 @@ extension Evaluator {
             ledger.record(key, result: resource)
         }
         if name.hasPrefix("exists") { return .success(.bool(resource != .null)) }
+        guard resource != .null else {
+            let check = isAfter ? "existsAfter" : "exists"
+            return .failure(RuleError("No document at \(path)\(isAfter ? " after the request" : ""); check with \(check)() first."))
+        }
         return .success(resource)
+    }
+
+    /// Why a path is not a Firestore document path, or nil when it is one.
+    static func documentPathProblem(_ path: RulePath) -> String? {
+        let s = path.segments
+        guard s.count >= 3, s[0] == "databases", s[2] == "documents" else {
+            return "\(path) does not start with /databases/{database}/documents."
+        }
+        if let segment = s.first(where: { $0.contains("/") }) {
+            return "its segment '\(segment)' contains '/'; to add several segments interpolate a path, such as $(path('\(segment)'))."
+        }
+        if s.count == 3 { return "\(path) has no segments after /documents." }
+        if s.count % 2 == 0 { return "\(path) has an odd number of segments after /documents: it names a collection." }
+        return nil
     }
 
     private func record(debug value: RuleValue, at expr: Expr) {

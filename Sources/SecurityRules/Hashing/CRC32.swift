@@ -28,10 +28,11 @@ enum CRC32 {
             return crc ^ 0xFFFF_FFFF
         }
 
-        /// The checksum as four big-endian bytes.
+        /// The checksum as four little-endian bytes, the order the official emulator returns
+        /// (`hashing.crc32('abc').toHexString() == 'C2412435'` for the checksum 0x352441C2).
         func digest(_ bytes: [UInt8]) -> [UInt8] {
             let crc = checksum(bytes)
-            return [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+            return [UInt8(crc & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8((crc >> 16) & 0xFF), UInt8(crc >> 24)]
         }
     }
 }

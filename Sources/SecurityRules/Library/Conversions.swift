@@ -2,6 +2,7 @@
 /// path method `bind()`.
 enum Conversions {
     static func call(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
+        guard ["string", "int", "float", "path"].contains(name) else { return .failure(.functionNotFound(name)) }
         if let error = Library.arity(name, arguments, 1) { return .failure(error) }
         let value = arguments[0]
         switch name {
@@ -68,18 +69,21 @@ enum Conversions {
         }
     }
 
-    /// Methods of paths: `bind(map)` replaces `$(name)` segments with the map's values.
+    /// Methods of paths: `bind(map)` replaces `$(name)` segments with the map's values; every
+    /// key of the map must name such a segment.
     static func call(_ name: String, _ path: RulePath, _ arguments: [RuleValue]) -> RuleOutcome {
         guard name == "bind" else { return .failure(.functionNotFound(name)) }
         if let error = Library.arity(name, arguments, 1) { return .failure(error) }
         guard case .map(let bindings) = arguments[0] else { return Library.typeError(name, expected: "a map", got: arguments[0]) }
         var segments: [String] = []
+        var unused = Set(bindings.keys)
         for segment in path.segments {
             guard segment.hasPrefix("$("), segment.hasSuffix(")"), segment.count > 3 else {
                 segments.append(segment)
                 continue
             }
             let key = String(segment.dropFirst(2).dropLast())
+            unused.remove(key)
             switch bindings[key] {
             case .string(let text)?: segments.append(contentsOf: RulePath(parsing: text).segments)
             case .int(let int)?: segments.append(String(int))
@@ -87,6 +91,10 @@ enum Conversions {
             case nil: return .failure(RuleError("No value bound for '\(key)' in \(path)."))
             case let other?: return .failure(.invalidArgument("cannot bind a \(other.typeName) into a path."))
             }
+        }
+        guard unused.isEmpty else {
+            // As the official emulator: binding a name the path does not contain is an error.
+            return .failure(RuleError("Variable(s) \(unused.sorted().joined(separator: ", ")) do not exist in the path template \(path)."))
         }
         return .success(.path(RulePath(segments)))
     }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// The `math.` namespace: `abs`, `ceil`, `floor`, `round`, `sqrt`, `pow`, `isInfinite`,
-/// `isNaN`. `ceil`, `floor` and `round` return ints (round half away from zero); `sqrt` and
-/// `pow` return floats.
+/// The `math.` namespace: `abs`, `ceil`, `floor`, `round`, `sqrt`, `pow`, `isNaN`.
+///
+/// These follow the official emulator, which behaves like Java's `Math`: `ceil`, `floor`,
+/// `sqrt` and `pow` return floats (also for an int argument), `round` returns an int, rounding
+/// halves up (`math.round(-2.5) == -2`), NaN to 0 and saturating beyond the int range. There
+/// is no `math.isInfinite`; compare with `1.0 / 0` instead.
 enum MathFunctions {
     static func call(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
         let qualified = "math.\(name)"
@@ -13,7 +16,7 @@ enum MathFunctions {
             }
             return .success(.float(Foundation.pow(base, exponent)))
         }
-        guard ["abs", "ceil", "floor", "round", "sqrt", "isInfinite", "isNaN"].contains(name) else {
+        guard ["abs", "ceil", "floor", "round", "sqrt", "isNaN"].contains(name) else {
             return .failure(.functionNotFound(qualified))
         }
         if let error = Library.arity(qualified, arguments, 1) { return .failure(error) }
@@ -26,19 +29,24 @@ enum MathFunctions {
             }
             return .success(.float(Swift.abs(number)))
         case "sqrt": return .success(.float(number.squareRoot()))
-        case "isInfinite": return .success(.bool(number.isInfinite))
         case "isNaN": return .success(.bool(number.isNaN))
-        case "ceil": return toInt(argument, number.rounded(.up))
-        case "floor": return toInt(argument, number.rounded(.down))
-        default: return toInt(argument, number.rounded(.toNearestOrAwayFromZero))
+        case "ceil": return .success(.float(number.rounded(.up)))
+        case "floor": return .success(.float(number.rounded(.down)))
+        default:
+            if case .int = argument { return .success(argument) }
+            return .success(.int(roundedHalfUp(number)))
         }
     }
 
-    private static func toInt(_ original: RuleValue, _ rounded: Double) -> RuleOutcome {
-        if case .int = original { return .success(original) }
-        guard let int = Int64(exactly: rounded) else {
-            return .failure(.invalidArgument("\(RuleValue.float(rounded)) cannot be represented as an int."))
-        }
-        return .success(.int(int))
+    /// Java's `Math.round(double)`: the nearest int, halves toward positive infinity, NaN as
+    /// 0, and values beyond the int range clamped to its ends.
+    static func roundedHalfUp(_ number: Double) -> Int64 {
+        if number.isNaN { return 0 }
+        let floor = number.rounded(.down)
+        // Exact: the difference of a double and its floor is representable.
+        let nearest = number - floor >= 0.5 ? floor + 1 : floor
+        if nearest >= 0x1p63 { return .max }
+        if nearest < -0x1p63 { return .min }
+        return Int64(nearest)
     }
 }

@@ -36,7 +36,9 @@ extension RuleValue {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return checked(a.addingReportingOverflow(b))
         case (.string(let a), .string(let b)): return .success(.string(a + b))
-        case (.list(let a), .list(let b)): return .success(.list(a + b))
+        case (.list, .list):
+            // The official emulator has no list `+` (the Firebase reference lists one).
+            return .failure(RuleError("Unsupported operation error. Received: list + list. Join lists with concat()."))
         case (.timestamp(let t), .duration(let d)), (.duration(let d), .timestamp(let t)):
             return t.adding(d).map { .success(.timestamp($0)) } ?? .failure(RuleError("Timestamp out of range."))
         case (.duration(let a), .duration(let b)):

@@ -26,7 +26,7 @@ struct ExpressionGenerator<G: RandomNumberGenerator> {
     static var functions: [(String, Int)] {
         [
             ("math.abs", 1), ("math.ceil", 1), ("math.floor", 1), ("math.round", 1), ("math.sqrt", 1), ("math.pow", 2),
-            ("math.isInfinite", 1), ("math.isNaN", 1), ("timestamp.date", 3), ("timestamp.value", 1), ("duration.value", 2),
+            ("math.isNaN", 1), ("timestamp.date", 3), ("timestamp.value", 1), ("duration.value", 2),
             ("duration.time", 4), ("duration.abs", 1), ("hashing.crc32", 1), ("hashing.crc32c", 1), ("hashing.md5", 1),
             ("hashing.sha256", 1), ("latlng.value", 2), ("string", 1), ("int", 1), ("float", 1), ("path", 1), ("debug", 1),
             ("get", 1), ("exists", 1), ("getAfter", 1), ("existsAfter", 1),
