@@ -1,11 +1,34 @@
 // swift-tools-version: 6.0
 import PackageDescription
+#if os(Linux)
+import Glibc
+#endif
 
 /// One settings array shared by every target.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// How the `hearth` binary is linked on Linux: with lld, without exporting every Swift symbol
+/// to the dynamic symbol table (nothing looks them up), and, where the C library can read them
+/// (glibc 2.36 and later), with packed relative relocations. Together they keep the pages the
+/// loader touches at start-up, and so idle memory, small (docs/decisions/0004-linking.md).
+let hearthLinkerSettings: [LinkerSetting] = {
+    #if os(Linux)
+    var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+    var buffer = [CChar](repeating: 0, count: 64) // "glibc 2.36"
+    _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count)
+    let version = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    if version.count >= 2, (version[0], version[1]) >= (2, 36) {
+        flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+    }
+    return [.unsafeFlags(flags)]
+    #else
+    return []
+    #endif
+}()
 
 let package = Package(
     name: "Hearth",
@@ -96,7 +119,8 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: settings
+            swiftSettings: settings,
+            linkerSettings: hearthLinkerSettings
         ),
         .executableTarget(
             name: "hearth-bench",
