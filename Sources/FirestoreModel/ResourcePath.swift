@@ -1,3 +1,4 @@
+package import Foundation
 /// A slash-separated path of segments below a database's documents root, such as
 /// `users/alice/posts/p1` (a document) or `users/alice/posts` (a collection).
 package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -29,9 +30,32 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
 
     package var description: String { segments.joined(separator: "/") }
 
-    /// Segment-wise order with segments compared by UTF-8 bytes: Firestore's document order.
+    /// Firestore's document order: segment by segment (``compareSegments(_:_:)``), a path
+    /// before the paths below it.
     package static func < (a: ResourcePath, b: ResourcePath) -> Bool {
-        for (x, y) in zip(a.segments, b.segments) where x != y { return utf8Less(x, y) }
+        for (x, y) in zip(a.segments, b.segments) where x != y { return compareSegments(x, y) == .orderedAscending }
         return a.segments.count < b.segments.count
+    }
+
+    /// The value of a numeric ID: a segment `__id<int64>__` (`__id7__`, `__id-3__`), as the
+    /// SDKs use for the bounds of collection scans (`recursive_delete`).
+    package static func numericID<S: StringProtocol>(_ segment: S) -> Int64? {
+        let utf8 = segment.utf8
+        guard utf8.count > 6, utf8.starts(with: "__id".utf8), utf8.reversed().starts(with: "__".utf8) else { return nil }
+        let digits = segment.dropFirst(4).dropLast(2)
+        guard let first = digits.utf8.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+            return nil
+        }
+        return Int64(digits)
+    }
+
+    /// Segment order: numeric IDs first, by value; then every other segment by UTF-8 bytes.
+    package static func compareSegments<S: StringProtocol>(_ a: S, _ b: S) -> ComparisonResult {
+        switch (numericID(a), numericID(b)) {
+        case (let x?, let y?) where x != y: return x < y ? .orderedAscending : .orderedDescending
+        case (_?, nil): return .orderedAscending
+        case (nil, _?): return .orderedDescending
+        default: return Value.compareUTF8(String(a), String(b))
+        }
     }
 }

@@ -99,7 +99,7 @@ extension Value {
 
     static func compareSegments(_ a: [Substring], _ b: [Substring]) -> ComparisonResult {
         for (x, y) in zip(a, b) {
-            let c = compareUTF8(String(x), String(y))
+            let c = ResourcePath.compareSegments(x, y)
             if c != .orderedSame { return c }
         }
         return order(a.count, b.count)

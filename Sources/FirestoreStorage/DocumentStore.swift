@@ -1,3 +1,4 @@
+import Foundation
 import FirestoreModel
 package import GRDB
 
@@ -66,6 +67,22 @@ package final class DocumentStore: Sendable {
                 CREATE INDEX history_by_time ON history(valid_until);
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                 """)
+        }
+        m.registerMigration("v2-numeric-id-keys") { db in
+            // Numeric IDs (`__id7__`) now sort before other IDs, by value: re-encode the path
+            // keys of the documents (and their history) that have one.
+            let rows = try Row.fetchAll(db, sql: "SELECT id, path FROM document WHERE instr(path, '__id') > 0")
+            for row in rows {
+                let id: Int64 = row[0], path: String = row[1]
+                let key = Data(IndexKey.encode(path: ResourcePath(parsing: Substring(path))))
+                try db.execute(sql: "UPDATE document SET path_key = ? WHERE id = ?", arguments: [key, id])
+                try db.execute(sql: "UPDATE field_entry SET path_key = ? WHERE doc = ?", arguments: [key, id])
+            }
+            let paths = try String.fetchAll(db, sql: "SELECT DISTINCT path FROM history WHERE instr(path, '__id') > 0")
+            for path in paths {
+                let key = Data(IndexKey.encode(path: ResourcePath(parsing: Substring(path))))
+                try db.execute(sql: "UPDATE history SET path_key = ? WHERE path = ?", arguments: [key, path])
+            }
         }
         return m
     }

@@ -16,8 +16,18 @@ package enum IndexKey {
     /// Encodes a document path segment by segment.
     package static func encode(path: ResourcePath) -> [UInt8] {
         var out: [UInt8] = []
-        for s in path.segments { appendEscaped(Array(s.utf8), to: &out) }
+        for s in path.segments { appendSegment(s, to: &out) }
         return out
+    }
+
+    /// A path segment: a numeric ID (`__id7__`) as `00 00`, its value and its text, which sorts
+    /// before every other segment (escaped text never starts with `00 00`) and by value.
+    static func appendSegment<S: StringProtocol>(_ segment: S, to out: inout [UInt8]) {
+        if let n = ResourcePath.numericID(segment) {
+            out.append(contentsOf: [0x00, 0x00])
+            appendInt64(n, to: &out)
+        }
+        appendEscaped(Array(segment.utf8), to: &out)
     }
 
     /// The smallest key greater than every key that starts with `prefix`.
@@ -51,7 +61,7 @@ package enum IndexKey {
         case .reference(let r):
             out.append(0x70)
             for s in r.split(separator: "/", omittingEmptySubsequences: false) {
-                appendEscaped(Array(s.utf8), to: &out)
+                appendSegment(s, to: &out)
             }
             out.append(contentsOf: [0x00, 0x00])
         case .geoPoint(let lat, let lng):

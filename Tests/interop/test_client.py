@@ -161,6 +161,24 @@ def test_collection_group_and_listing(db):
     assert list(db.collection_group("messages").stream())[0].id == "m3"
 
 
+def test_recursive_delete_every_id(db):
+    # The SDK scans a collection from `__id-9223372036854775808__`, a numeric ID that sorts
+    # before every other ID; IDs with digits and capitals sort below '_' as strings.
+    ids = ["1", "10", "9", "A", "Z", "_x", "a", "\u00e9"]
+    for i in ids:
+        db.document(f"c/{i}").set({"i": i})
+    db.document("c/1/s/x").set({"deep": True})
+    db.document("keep/k").set({"k": 1})
+    assert sorted(d.reference.path for d in db.collection("c").recursive().stream()) == sorted(
+        [f"c/{i}" for i in ids] + ["c/1/s/x"])
+    assert db.recursive_delete(db.collection("c")) == len(ids) + 1
+    assert list(db.collection("c").list_documents()) == []
+    assert [c.id for c in db.collections()] == ["keep"]
+    for i in ["__id5__", "__id-3__", "__id10__", "1", "A"]:
+        db.document(f"n/{i}").set({"v": 1})
+    assert [d.id for d in db.collection("n").stream()] == ["__id-3__", "__id5__", "__id10__", "1", "A"]
+
+
 def test_aggregations(db):
     c = seed(db)
     assert c.count().get()[0][0].value == 5
