@@ -71,12 +71,26 @@ extension FirestoreEngine {
                                          db: db, identity: identity, session: s, commitTime: commitTime, isBatch: isBatch)
             }
             if let failedPrecondition { throw failedPrecondition }
-            // A write's result carries an update time only when its document exists after the commit.
-            for (i, write) in writes.enumerated() where (states[write.key] ?? nil) == nil {
-                results[i].updateTime = nil
+            // A write's result carries an update time only when its document exists after the
+            // commit. A document the commit leaves exactly as it was keeps its version: no new
+            // update time, nothing stored, no change for listeners (as Firestore does).
+            var unchanged: Set<ResourcePath> = []
+            for key in order {
+                if let before = originals[key] ?? nil, let after = states[key] ?? nil,
+                   Value.identical(before.fields, after.fields) {
+                    unchanged.insert(key)
+                    states[key] = .some(before)
+                }
+            }
+            for (i, write) in writes.enumerated() {
+                if (states[write.key] ?? nil) == nil {
+                    results[i].updateTime = nil
+                } else if unchanged.contains(write.key), let before = originals[write.key] ?? nil {
+                    results[i].updateTime = before.updateTime
+                }
             }
             var changes: [DocumentChange] = []
-            for key in order {
+            for key in order where !unchanged.contains(key) {
                 let before = originals[key] ?? nil
                 let after = states[key] ?? nil
                 if let after {

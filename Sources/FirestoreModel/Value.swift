@@ -68,6 +68,32 @@ package enum Value: Sendable {
     }
 }
 
+extension Value {
+    /// Whether two values are the same stored value: the same type and contents, unlike `==`
+    /// (Firestore's order, where `1 == 1.0` and `0.0 == -0.0`). Any NaN is identical to NaN.
+    package func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case (.double(let a), .double(let b)): return (a.isNaN && b.isNaN) || a.bitPattern == b.bitPattern
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        case (.map(let a), .map(let b)): return Self.identical(a, b)
+        case (.geoPoint(let la, let ga), .geoPoint(let lb, let gb)): return la.bitPattern == lb.bitPattern && ga.bitPattern == gb.bitPattern
+        case (.null, .null): return true
+        case (.boolean(let a), .boolean(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.timestamp(let a), .timestamp(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.bytes(let a), .bytes(let b)): return a == b
+        case (.reference(let a), .reference(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// ``isIdentical(to:)`` for field maps.
+    package static func identical(_ a: [String: Value], _ b: [String: Value]) -> Bool {
+        a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
+    }
+}
+
 extension Value: Equatable, Hashable {
     package static func == (a: Value, b: Value) -> Bool {
         a.compare(to: b) == .orderedSame

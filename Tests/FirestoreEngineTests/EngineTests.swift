@@ -2,6 +2,7 @@ import FirestoreEngine
 import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
+import Synchronization
 import Testing
 
 @Suite("Engine: commits, transactions and the change feed")
@@ -39,6 +40,39 @@ struct EngineTests {
         #expect(r.writeResults[1].transformResults == [.integer(3)])
         let doc = try #require(try await e.getDocument(Self.db, key: key))
         #expect(Value.map(doc.fields).description == "{x: 3, y: true}")
+    }
+
+    /// (stored fields, write, does the write change the document?)
+    static let noOpCases: [(stored: [String: Value], write: Write.Operation, transforms: [FieldTransform], changes: Bool)] = [
+        (["a": .integer(1)], .update(fields: ["a": .integer(1)], mask: nil), [], false),
+        (["a": .integer(1), "b": .integer(2)], .update(fields: ["a": .integer(1)], mask: [FieldPath(["a"])]), [], false),
+        (["a": .integer(1)], .update(fields: [:], mask: [FieldPath(["zz"])]), [], false), // deleting a missing field
+        (["a": .array([.integer(1), .integer(2)])], .transform, [.init(fieldPath: FieldPath(["a"]), kind: .appendMissingElements([.integer(2)]))], false),
+        (["n": .double(.infinity)], .transform, [.init(fieldPath: FieldPath(["n"]), kind: .increment(.integer(1)))], false),
+        (["n": .double(.nan)], .update(fields: ["n": .double(.nan)], mask: nil), [], false),
+        (["a": .double(1)], .update(fields: ["a": .integer(1)], mask: nil), [], true), // 1.0 → 1 is a change
+        (["a": .double(0)], .update(fields: ["a": .double(-0.0)], mask: nil), [], true), // so is 0.0 → -0.0
+        (["a": .integer(1)], .update(fields: ["a": .integer(2)], mask: nil), [], true),
+    ]
+
+    @Test("a write that leaves a document as it was keeps its update time and notifies no listener", arguments: noOpCases.indices)
+    func noOpWrites(_ index: Int) async throws {
+        let (stored, operation, transforms, changes) = Self.noOpCases[index]
+        let e = try Self.engine()
+        let key = ResourcePath(["c", "a"])
+        let first = try await e.commit(Self.db, writes: [Write(key: key, operation: .update(fields: stored, mask: nil))])
+        let events = Counter()
+        let token = e.feed.subscribe { _ in events.add() }
+        defer { e.feed.unsubscribe(token) }
+        let second = try await e.commit(Self.db, writes: [Write(key: key, operation: operation, transforms: transforms)])
+        let doc = try #require(try await e.getDocument(Self.db, key: key))
+        if changes {
+            #expect(second.writeResults[0].updateTime == second.commitTime && doc.updateTime == second.commitTime)
+            #expect(events.value == 1)
+        } else {
+            #expect(second.writeResults[0].updateTime == first.commitTime && doc.updateTime == first.commitTime)
+            #expect(events.value == 0)
+        }
     }
 
     @Test("commit times increase strictly, and update times follow them")
@@ -143,4 +177,11 @@ final class EventBox: Sendable {
     private let events = Mutex<[CommitEvent]>([])
     func append(_ e: CommitEvent) { events.withLock { $0.append(e) } }
     var all: [CommitEvent] { events.withLock { $0 } }
+}
+
+/// A thread-safe count of change-feed events.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
