@@ -48,6 +48,14 @@ package enum WriteValidator {
                 }
                 try validate(value: e, at: path, depth: depth + 1, database: database)
             }
+        case .map(let m) where Value.isVector(m):
+            // A vector value: `{__type__: "__vector__", value: [numbers]}`, its reserved key allowed.
+            guard case .array(let elements)? = m["value"], !elements.isEmpty else {
+                throw .invalidArgument("Cannot have a zero length vector.")
+            }
+            guard m.count == 2, elements.allSatisfy({ if case .double = $0 { true } else if case .integer = $0 { true } else { false } }) else {
+                throw .invalidArgument("Field \"\(display)\" holds an invalid vector: it must be {__type__: \"__vector__\", value: [numbers]}.")
+            }
         case .map(let m):
             for (k, v) in m {
                 try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database)

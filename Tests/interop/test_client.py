@@ -179,6 +179,18 @@ def test_recursive_delete_every_id(db):
     assert [d.id for d in db.collection("n").stream()] == ["__id-3__", "__id5__", "__id10__", "1", "A"]
 
 
+def test_vector_values(db):
+    from google.cloud.firestore_v1.vector import Vector
+    db.document("v/a").set({"v": Vector([1.0, 2.5, -3.0])})
+    assert db.document("v/a").get().to_dict() == {"v": Vector([1.0, 2.5, -3.0])}
+    # Vectors sort after arrays and before maps, by length, then element by element.
+    for key, value in {"d": [5], "b": Vector([3.0]), "c": Vector([1.0, 1.0]), "a": Vector([1.0, 2.0]), "e": {"x": 1}}.items():
+        db.document(f"o/{key}").set({"f": value})
+    assert [d.id for d in db.collection("o").order_by("f").stream()] == ["d", "b", "c", "a", "e"]
+    with pytest.raises(exceptions.InvalidArgument):
+        db.document("v/e").set({"v": Vector([])})
+
+
 def test_aggregations(db):
     c = seed(db)
     assert c.count().get()[0][0].value == 5
