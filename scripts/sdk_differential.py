@@ -1,0 +1,943 @@
+#!/usr/bin/env python3
+"""Differential tests through the real Python client: Hearth vs the official emulator.
+
+The corpus lives in fixtures/differential/sdk/*.json.  Each file is a JSON list of
+cases; each case is a list of SDK operations (set, update, query, transaction, ...)
+run by a small interpreter through `google-cloud-firestore` (and, for a few cases,
+`firebase-admin`).  What each operation returns, or the exception it raises, is
+normalised into JSON and compared with what the official emulator gave.
+
+    python3 scripts/sdk_differential.py record                       # (re)record expectations
+    python3 scripts/sdk_differential.py compare --target-port 8080   # compare with recordings
+    python3 scripts/sdk_differential.py live --target-port 8080      # compare with a live emulator
+
+Run it with a Python that has google-cloud-firestore (and firebase-admin) installed.
+See docs/sdk-differential-testing.md for the case format and the normalisation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime as dt
+import glob
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from differential import OfficialEmulator as RESTOfficialEmulator, load_known, write_cases  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "sdk")
+SERVER_TIME = "<server-time>"
+RECENT_WINDOW = dt.timedelta(days=3)
+CASE_TIMEOUT = 90  # seconds for a whole case
+CALL_TIMEOUT = 30  # seconds for one RPC
+
+# Imported lazily so that `--help` works without the SDK.
+firestore = None
+exceptions = None
+
+
+def _import_sdk():
+    global firestore, exceptions
+    if firestore is None:
+        from google.api_core import exceptions as exc  # noqa: WPS433
+        from google.cloud import firestore as fs  # noqa: WPS433
+
+        firestore, exceptions = fs, exc
+
+
+# ---------------------------------------------------------------------------
+# Corpus
+
+
+def corpus_files(only_files=None):
+    files = sorted(glob.glob(os.path.join(CORPUS_DIR, "*.json")))
+    if only_files:
+        wanted = {f if f.endswith(".json") else f + ".json" for f in only_files}
+        files = [f for f in files if os.path.basename(f) in wanted]
+    return files
+
+
+def load_corpus(only_files=None):
+    out, seen, projects = [], {}, {}
+    for path in corpus_files(only_files):
+        with open(path, encoding="utf-8") as fh:
+            cases = json.load(fh)
+        if not isinstance(cases, list):
+            raise SystemExit(f"{path}: top level must be a list of cases")
+        for case in cases:
+            cid = case.get("id")
+            if not cid or not isinstance(case.get("ops"), list):
+                raise SystemExit(f"{path}: every case needs an id and a list of ops")
+            if cid in seen:
+                raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
+            seen[cid] = path
+            proj = project_id(cid)
+            if projects.setdefault(proj, cid) != cid:
+                raise SystemExit(f"case ids {cid!r} and {projects[proj]!r} map to the same project {proj}")
+        out.append((path, cases))
+    return out
+
+
+def project_id(case_id: str) -> str:
+    p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
+    return ("sdk-" + re.sub(r"-{2,}", "-", p))[:60].rstrip("-")
+
+
+
+# ---------------------------------------------------------------------------
+# HTTP helpers (clearing a project, loading rules)
+
+
+def http(base, method, path, body=None, timeout=30):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, resp.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError) as err:
+        return 0, f"<connection error: {err}>"
+
+
+def clear_project(base, project):
+    return http(base, "DELETE", f"/emulator/v1/projects/{project}/databases/(default)/documents")
+
+
+def put_rules(base, project, content):
+    body = {"rules": {"files": [{"name": "firestore.rules", "content": content}]}}
+    return http(base, "PUT", f"/emulator/v1/projects/{project}:securityRules", body)
+
+
+# ---------------------------------------------------------------------------
+# Clients
+
+
+def _token_credentials_class():
+    from google.auth.credentials import Credentials
+
+    class TokenCredentials(Credentials):
+        def __init__(self, token):
+            super().__init__()
+            self.token = token
+
+        def refresh(self, request):
+            pass
+
+        @property
+        def expired(self):
+            return False
+
+        @property
+        def valid(self):
+            return True
+
+    return TokenCredentials
+
+
+def id_token(uid):
+    enc = lambda d: base64.urlsafe_b64encode(json.dumps(d).encode()).rstrip(b"=").decode()  # noqa: E731
+    return enc({"alg": "none", "typ": "JWT"}) + "." + enc({"sub": uid, "user_id": uid}) + "."
+
+
+class Clients:
+    """The clients of one case on one target: the admin client, end users, firebase-admin."""
+
+    def __init__(self, host, project):
+        self.host, self.project = host, project
+        self._users = {}
+        self._admin_app = None
+        self._admin_client = None
+        os.environ["FIRESTORE_EMULATOR_HOST"] = host
+        self.owner = firestore.Client(project=project)
+
+    def get(self, op):
+        os.environ["FIRESTORE_EMULATOR_HOST"] = self.host
+        if op.get("client") == "firebase-admin":
+            return self.firebase_admin()
+        uid = op.get("as")
+        if uid is None:
+            return self.owner
+        if uid not in self._users:
+            creds = _token_credentials_class()(id_token(uid))
+            c = firestore.Client(project=self.project, credentials=creds)
+            metadata = [(k, v) for k, v in c._rpc_metadata if k != "authorization"]
+            if uid:  # "as": "" means no Authorization header at all
+                metadata.append(("authorization", "Bearer " + id_token(uid)))
+            c._rpc_metadata_internal = metadata
+            self._users[uid] = c
+        return self._users[uid]
+
+    def firebase_admin(self):
+        if self._admin_client is None:
+            import firebase_admin
+            from firebase_admin import credentials as fa_credentials
+            from firebase_admin import firestore as fa_firestore
+            from google.auth.credentials import AnonymousCredentials
+
+            class Anonymous(fa_credentials.Base):
+                def get_credential(self):
+                    return AnonymousCredentials()
+
+            name = f"sdkdiff-{self.project}-{time.time_ns()}"
+            self._admin_app = firebase_admin.initialize_app(Anonymous(), {"projectId": self.project}, name=name)
+            self._admin_client = fa_firestore.client(self._admin_app)
+        return self._admin_client
+
+    def close(self):
+        for c in [self.owner, self._admin_client, *self._users.values()]:
+            if c is None:
+                continue
+            try:
+                c._firestore_api._transport.grpc_channel.close()
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+        if self._admin_app is not None:
+            import firebase_admin
+
+            firebase_admin.delete_app(self._admin_app)
+
+
+# ---------------------------------------------------------------------------
+# Values: case JSON -> Python SDK values
+
+
+def decode_value(v, client):
+    """Turns the case notation into SDK values.  Tagged objects have exactly one key starting with $."""
+    from google.api_core.datetime_helpers import DatetimeWithNanoseconds
+    from google.cloud.firestore_v1 import _helpers as h
+    from google.cloud.firestore_v1.vector import Vector
+
+    if isinstance(v, list):
+        return [decode_value(x, client) for x in v]
+    if isinstance(v, dict):
+        if len(v) == 1:
+            (tag, arg), = v.items()
+            if tag == "$double":
+                return float(arg)  # "NaN", "Infinity", "-Infinity", "-0.0" or a number
+            if tag == "$ts":
+                return DatetimeWithNanoseconds.from_rfc3339(arg)
+            if tag == "$bytes":
+                return base64.b64decode(arg)
+            if tag == "$ref":
+                return client.document(arg)
+            if tag == "$geo":
+                return h.GeoPoint(float(arg[0]), float(arg[1]))
+            if tag == "$vector":
+                return Vector([float(x) for x in arg])
+            if tag == "$serverTimestamp":
+                return firestore.SERVER_TIMESTAMP
+            if tag == "$deleteField":
+                return firestore.DELETE_FIELD
+            if tag == "$increment":
+                return firestore.Increment(decode_value(arg, client))
+            if tag == "$maximum":
+                return firestore.Maximum(decode_value(arg, client))
+            if tag == "$minimum":
+                return firestore.Minimum(decode_value(arg, client))
+            if tag == "$arrayUnion":
+                return firestore.ArrayUnion(decode_value(arg, client))
+            if tag == "$arrayRemove":
+                return firestore.ArrayRemove(decode_value(arg, client))
+            if tag == "$fieldPath":
+                from google.cloud.firestore_v1.field_path import FieldPath
+
+                return FieldPath(*arg)
+            if tag == "$documentId":
+                from google.cloud.firestore_v1.field_path import FieldPath
+
+                return FieldPath.document_id()
+            if tag == "$string":
+                return "".join(arg) if isinstance(arg, list) else arg
+            if tag == "$repeat":
+                return arg[0] * int(arg[1])
+        return {k: decode_value(x, client) for k, x in v.items()}
+    return v
+
+
+# ---------------------------------------------------------------------------
+# Normalisation: Python SDK results -> JSON
+
+
+def _recent(t):
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=dt.timezone.utc)
+    return abs(t - dt.datetime.now(dt.timezone.utc)) < RECENT_WINDOW
+
+
+def norm_time(t):
+    """Server times (write results, snapshot times, REQUEST_TIME values) become a marker."""
+    if t is None:
+        return None
+    if hasattr(t, "ToDatetime"):  # protobuf Timestamp
+        t = t.ToDatetime(tzinfo=dt.timezone.utc)
+    if _recent(t):
+        return SERVER_TIME
+    if hasattr(t, "rfc3339"):
+        return t.rfc3339()
+    return t.astimezone(dt.timezone.utc).isoformat()
+
+
+def norm_value(v):
+    from google.cloud.firestore_v1 import _helpers as h
+    from google.cloud.firestore_v1.base_document import BaseDocumentReference
+    from google.cloud.firestore_v1.vector import Vector
+
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v):
+            return {"$double": "NaN"}
+        if math.isinf(v):
+            return {"$double": "Infinity" if v > 0 else "-Infinity"}
+        return {"$double": repr(v)}
+    if isinstance(v, dt.datetime):
+        return {"$ts": norm_time(v)}
+    if isinstance(v, bytes):
+        return {"$bytes": base64.b64encode(v).decode()}
+    if isinstance(v, BaseDocumentReference):
+        return {"$ref": v.path}
+    if isinstance(v, h.GeoPoint):
+        return {"$geo": [norm_value(v.latitude), norm_value(v.longitude)]}
+    if isinstance(v, Vector):
+        return {"$vector": [norm_value(x) for x in v]}
+    if isinstance(v, dict):  # sorted, so recordings do not depend on map iteration order
+        return {k: norm_value(v[k]) for k in sorted(v)}
+    if isinstance(v, (list, tuple)):
+        return [norm_value(x) for x in v]
+    return {"$python": f"{type(v).__name__}: {v!r}"}
+
+
+def norm_snapshot(s, with_path=False):
+    out = {"id": s.id, "exists": s.exists}
+    if with_path:
+        out["path"] = s.reference.path
+    if s.exists:
+        out["data"] = norm_value(s.to_dict())
+        out["createTime"] = norm_time(s.create_time)
+        out["updateTime"] = norm_time(s.update_time)
+        out["createdAtUpdate"] = s.create_time == s.update_time
+    out["readTime"] = "present" if s.read_time is not None else None
+    return out
+
+
+def norm_write_result(r):
+    if r is None:
+        return None
+    if isinstance(r, dt.datetime) or hasattr(r, "ToDatetime"):
+        return {"time": norm_time(r)}
+    if hasattr(r, "update_time"):
+        return {"updateTime": norm_time(r.update_time) if r.update_time else None}
+    return {"$python": repr(r)}
+
+
+def norm_error(e):
+    out = {"class": type(e).__name__, "module": type(e).__module__.split(".")[0]}
+    code = getattr(e, "grpc_status_code", None)
+    if code is not None:
+        out["grpc"] = code.name
+    if isinstance(e, exceptions.RetryError) and e.cause is not None:
+        out["cause"] = norm_error(e.cause)
+    out["message"] = scrub_message(str(getattr(e, "message", None) or e)[:2000])
+    return out
+
+
+VERSION_RE = re.compile(r"(?<!\d)\d{16}(?!\d)")
+
+
+def scrub_message(text):
+    """Messages are recorded for the reader, not compared; unstable bits are still replaced so
+    that re-recording leaves the files unchanged: object addresses and recent versions
+    (microseconds since the epoch) that the official emulator quotes."""
+    text = re.sub(r" at 0x[0-9a-f]+>", " at 0x...>", text)
+    now = time.time() * 1e6
+    window = RECENT_WINDOW.total_seconds() * 1e6
+    return VERSION_RE.sub(lambda m: "<version>" if abs(int(m.group(0)) - now) < window else m.group(0), text)
+
+
+# ---------------------------------------------------------------------------
+# The interpreter
+
+
+KW = {"retry": None, "timeout": CALL_TIMEOUT}
+
+
+def precondition(client, pre):
+    if pre is None:
+        return None
+    if "exists" in pre:
+        return client.write_option(exists=pre["exists"])
+    return client.write_option(last_update_time=pre["lastUpdateTime"])
+
+
+def build_filter(spec, client):
+    from google.cloud.firestore_v1.base_query import And, FieldFilter, Or
+
+    if isinstance(spec, dict):
+        if "or" in spec:
+            return Or([build_filter(s, client) for s in spec["or"]])
+        if "and" in spec:
+            return And([build_filter(s, client) for s in spec["and"]])
+        raise ValueError(f"bad filter {spec!r}")
+    field, opr, value = spec
+    field = decode_value(field, client) if isinstance(field, dict) else field
+    return FieldFilter(field, opr, decode_value(value, client))
+
+
+def cursor_arg(spec, client):
+    if "doc" in spec:
+        return client.document(spec["doc"]).get(**KW)
+    if "snapshotOf" in spec:  # a snapshot of a document that is not in the results
+        return client.document(spec["snapshotOf"]).get(**KW)
+    values = decode_value(spec["values"], client)
+    if "fields" in spec:
+        return dict(zip(spec["fields"], values))
+    return values
+
+
+def build_query(op, client):
+    if "group" in op:
+        q = client.collection_group(op["group"])
+    else:
+        q = client.collection(*op["from"].split("/"))
+    if op.get("recursive"):
+        q = q.recursive()
+    for w in op.get("where", []):
+        q = q.where(filter=build_filter(w, client))
+    for ob in op.get("orderBy", []):
+        field, direction = (ob, "asc") if isinstance(ob, str) else ob
+        field = decode_value(field, client) if isinstance(field, dict) else field
+        q = q.order_by(field, direction=firestore.Query.DESCENDING if direction == "desc" else firestore.Query.ASCENDING)
+    if "select" in op:
+        q = q.select(op["select"])
+    for name, meth in (("startAt", "start_at"), ("startAfter", "start_after"), ("endAt", "end_at"), ("endBefore", "end_before")):
+        if name in op:
+            q = getattr(q, meth)(cursor_arg(op[name], client))
+    if "offset" in op:
+        q = q.offset(op["offset"])
+    if "limit" in op:
+        q = q.limit(op["limit"])
+    if "limitToLast" in op:
+        q = q.limit_to_last(op["limitToLast"])
+    return q
+
+
+def run_query(op, client, transaction=None, ctx=None):
+    q = build_query(op, client)
+    kw = dict(KW)
+    if transaction is not None:
+        kw = {"transaction": transaction}
+    if "readTime" in op:
+        kw["read_time"] = ctx.captures[op["readTime"][1:]]
+    if op.get("explain"):
+        from google.cloud.firestore_v1.query_profile import ExplainOptions
+
+        kw["explain_options"] = ExplainOptions(analyze=op["explain"] == "analyze")
+    if op.get("mode") == "stream":
+        snaps = list(q.stream(**kw))
+    else:
+        snaps = q.get(**kw)
+    full = op.get("paths", "group" in op)
+    if op.get("idsOnly", False):
+        return {"ids": [s.reference.path if full else s.id for s in snaps]}
+    return {"docs": [_doc_row(s, full) for s in snaps]}
+
+
+def _doc_row(s, full):
+    row = {"id": s.reference.path if full else s.id}
+    row["data"] = norm_value(s.to_dict())
+    return row
+
+
+def run_aggregate(op, client, ctx=None):
+    q = build_query(op, client)
+    agg = None
+    for i, a in enumerate(op["aggs"]):
+        kind = a[0]
+        alias = a[2] if len(a) > 2 else (a[1] if kind == "count" and len(a) > 1 else f"a{i}")
+        target = agg if agg is not None else q
+        if kind == "count":
+            agg = target.count(alias=alias)
+        else:
+            agg = getattr(target, kind)(a[1], alias=alias)
+    kw = dict(KW)
+    if "readTime" in op:
+        kw["read_time"] = ctx.captures[op["readTime"][1:]]
+    results = agg.get(**kw)
+    out = []
+    for row in results:
+        row = sorted(row, key=lambda r: r.alias)
+        out.append({r.alias: {"value": norm_value(r.value), "type": type(r.value).__name__} for r in row})
+    return {"aggregations": out}
+
+
+def write_into(target, op, client):
+    """Applies a write op to a WriteBatch, a Transaction or (target None) directly."""
+    kind = op["op"]
+    ref = client.document(op["path"])
+    data = decode_value(op.get("data"), client)
+    pre = precondition(client, op.get("precondition"))
+    if target is None:
+        if kind == "set":
+            return ref.set(data, merge=op.get("merge", False), **KW)
+        if kind == "create":
+            return ref.create(data, **KW)
+        if kind == "update":
+            return ref.update(data, option=pre, **KW)
+        if kind == "delete":
+            return ref.delete(option=pre, **KW)
+    else:
+        if kind == "set":
+            return target.set(ref, data, merge=op.get("merge", False))
+        if kind == "create":
+            return target.create(ref, data)
+        if kind == "update":
+            return target.update(ref, data, option=pre)
+        if kind == "delete":
+            return target.delete(ref, option=pre)
+    raise ValueError(f"unknown write op {kind}")
+
+
+WRITE_OPS = ("set", "create", "update", "delete")
+
+
+class CaseContext:
+    def __init__(self, base, clients, project):
+        self.base, self.clients, self.project = base, clients, project
+        self.captures = {}
+
+
+def resolve_captures(op, ctx):
+    """{"lastUpdateTime": "$t1"} -> the captured timestamp."""
+    pre = op.get("precondition")
+    if pre and isinstance(pre.get("lastUpdateTime"), str) and pre["lastUpdateTime"].startswith("$"):
+        op = dict(op)
+        op["precondition"] = {"lastUpdateTime": ctx.captures[pre["lastUpdateTime"][1:]]}
+    elif pre and isinstance(pre.get("lastUpdateTime"), dict):
+        from google.api_core.datetime_helpers import DatetimeWithNanoseconds
+
+        op = dict(op)
+        op["precondition"] = {"lastUpdateTime": DatetimeWithNanoseconds.from_rfc3339(pre["lastUpdateTime"]["$ts"])}
+    return op
+
+
+def run_op(op, ctx):
+    kind = op["op"]
+    if kind == "rules":
+        status, _ = put_rules(ctx.base, ctx.project, op["content"])
+        return {"rulesLoaded": status == 200}
+    client = ctx.clients.get(op)
+    op = resolve_captures(op, ctx)
+    if kind in WRITE_OPS:
+        res = write_into(None, op, client)
+        if "capture" in op:
+            ctx.captures[op["capture"]] = res if kind == "delete" else res.update_time
+        return {"writeResult": norm_write_result(res)}
+    if kind == "add":
+        t, ref = client.collection(*op["from"].split("/")).add(decode_value(op["data"], client), **KW)
+        return {"writeResult": norm_write_result(t), "idLength": len(ref.id), "parent": ref.parent.id}
+    if kind == "get":
+        ref = client.document(op["path"])
+        kw = dict(KW)
+        if "readTime" in op:
+            kw["read_time"] = ctx.captures[op["readTime"][1:]]
+        snap = ref.get(field_paths=op.get("fields"), **kw)
+        return {"snapshot": norm_snapshot(snap)}
+    if kind == "getAll":
+        refs = [client.document(p) for p in op["paths"]]
+        snaps = list(client.get_all(refs, field_paths=op.get("fields"), **KW))
+        rows = [norm_snapshot(s, with_path=True) for s in snaps]
+        if op.get("sorted", True):
+            # the Python SDK yields in server order, which Firestore does not promise
+            order = {p: i for i, p in enumerate(op["paths"])}
+            rows.sort(key=lambda r: order.get(r["path"], 1 << 30))
+        return {"snapshots": rows}
+    if kind == "query":
+        return run_query(op, client, ctx=ctx)
+    if kind == "aggregate":
+        return run_aggregate(op, client, ctx)
+    if kind == "batch":
+        batch = client.batch()
+        for w in op["writes"]:
+            write_into(batch, resolve_captures(w, ctx), client)
+        return {"writeResults": [norm_write_result(r) for r in batch.commit(**KW)]}
+    if kind == "transaction":
+        return run_transaction(op, client, ctx)
+    if kind == "collections":
+        parent = client.document(op["path"]) if op.get("path") else client
+        kw = dict(KW)
+        if op.get("pageSize"):
+            kw["page_size"] = op["pageSize"]
+        return {"collections": [c.id for c in parent.collections(**kw)]}
+    if kind == "sameTime":  # are two captured write times equal?
+        return {"same": ctx.captures[op["a"]] == ctx.captures[op["b"]]}
+    if kind == "bulkWriter":
+        return run_bulk_writer(op, client, ctx)
+    if kind == "listDocuments":
+        col = client.collection(*op["from"].split("/"))
+        if op.get("showMissing", True):
+            # the SDK always asks for show_missing=True
+            refs = col.list_documents(page_size=op.get("pageSize"), **KW)
+            return {"documents": [r.id for r in refs]}
+        parent, _ = col._parent_info()
+        request = {"parent": parent, "collection_id": col.id, "show_missing": False, "mask": {"field_paths": []}}
+        if op.get("pageSize"):
+            request["page_size"] = op["pageSize"]
+        pager = client._firestore_api.list_documents(request=request, metadata=client._rpc_metadata, **KW)
+        return {"documents": [d.name.rsplit("/", 1)[1] for d in pager]}
+    if kind == "recursiveDelete":
+        p = op["path"]
+        ref = client.document(p) if p.count("/") % 2 == 1 else client.collection(*p.split("/"))
+        return {"deleted": client.recursive_delete(ref)}
+    if kind == "listen":
+        return run_listen(op, client, ctx)
+    raise ValueError(f"unknown op {kind}")
+
+
+def run_transaction(op, client, ctx):
+    steps_out = []
+
+    @firestore.transactional
+    def body(transaction):
+        steps_out.clear()
+        for st in op["steps"]:
+            kind = st["op"]
+            if kind in WRITE_OPS:
+                write_into(transaction, resolve_captures(st, ctx), client)
+                steps_out.append({"queued": kind})
+            elif kind == "get":
+                snap = next(iter(transaction.get(client.document(st["path"]))))
+                steps_out.append({"snapshot": norm_snapshot(snap)})
+            elif kind == "getAll":
+                snaps = list(transaction.get_all([client.document(p) for p in st["paths"]]))
+                rows = sorted((norm_snapshot(s, with_path=True) for s in snaps), key=lambda r: r["path"])
+                steps_out.append({"snapshots": rows})
+            elif kind == "query":
+                steps_out.append(run_query(st, client, transaction=transaction, ctx=ctx))
+            elif kind == "fail":  # the transaction function raises; the SDK rolls back
+                raise RuntimeError("user code failed")
+            elif kind == "outside":  # a write by another client in the middle of the transaction
+                steps_out.append(run_op(st["do"], ctx))
+            else:
+                raise ValueError(f"unknown transaction step {kind}")
+
+    tx = client.transaction(max_attempts=op.get("maxAttempts", 1), read_only=op.get("readOnly", False))
+    try:
+        body(tx)
+    except Exception as e:  # noqa: BLE001
+        return {"steps": list(steps_out), "error": norm_error(e)}
+    return {"steps": list(steps_out), "committed": True}
+
+
+def run_bulk_writer(op, client, ctx):
+    """BulkWriter (BatchWrite RPC, not atomic).  Failed writes are not retried."""
+    outcomes = {}
+    bw = client.bulk_writer()
+
+    def on_error(failure, _writer):
+        outcomes[failure.operation.reference.path] = {"code": failure.code, "message": scrub_message(failure.message)}
+        return False  # no retry
+
+    def on_result(ref, result, _writer):
+        outcomes[ref.path] = {"ok": norm_write_result(result)}
+
+    bw.on_write_error(on_error)
+    bw.on_write_result(on_result)
+    for w in op["writes"]:
+        write_into(bw, resolve_captures(w, ctx), client)
+    bw.close()
+    return {"outcomes": dict(sorted(outcomes.items()))}
+
+
+def run_listen(op, client, ctx):
+    """Listens to a query; waits for the first snapshot, then runs `then` ops one by one, waiting
+    for one more snapshot after each."""
+    events = []
+    cond = threading.Condition()
+
+    def on_snapshot(snaps, changes, read_time):
+        with cond:
+            events.append(
+                {
+                    "ids": sorted(s.id for s in snaps),
+                    "changes": sorted(f"{c.type.name}:{c.document.id}" for c in changes),
+                }
+            )
+            cond.notify_all()
+
+    if "path" in op:
+        watch = client.document(op["path"]).on_snapshot(
+            lambda snaps, changes, t: on_snapshot([s for s in snaps if s.exists], changes, t)
+        )
+    else:
+        watch = build_query(op, client).on_snapshot(on_snapshot)
+    try:
+        want = 1
+        for step in [None] + op.get("then", []):
+            if step is not None:
+                run_op(step, ctx)
+            with cond:
+                cond.wait_for(lambda: len(events) >= want, timeout=10)
+            if len(events) < want:
+                return {"events": events, "error": {"class": "Timeout", "message": "no snapshot within 10 s"}}
+            want += 1
+    finally:
+        watch.unsubscribe()
+    return {"events": events}
+
+
+def run_case(host, base, case):
+    """Runs a case on one target; returns the list of normalised op results."""
+    _import_sdk()
+    project = project_id(case["id"])
+    status, text = clear_project(base, project)
+    if status == 0:
+        raise ConnectionError(text)
+    results = []
+    clients = Clients(host, project)
+    ctx = CaseContext(base, clients, project)
+
+    def work():
+        for op in case["ops"]:
+            try:
+                results.append(run_op(op, ctx))
+            except Exception as e:  # noqa: BLE001
+                results.append({"error": norm_error(e)})
+
+    th = threading.Thread(target=work, daemon=True)
+    th.start()
+    th.join(CASE_TIMEOUT)
+    if th.is_alive():
+        results.append({"error": {"class": "Timeout", "message": f"case did not finish in {CASE_TIMEOUT} s"}})
+    else:
+        clients.close()
+    while len(results) < len(case["ops"]):
+        results.append({"error": {"class": "NotRun", "message": "an earlier op hung"}})
+    return results[: len(case["ops"])]
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+
+
+def strip_messages(v):
+    if isinstance(v, dict):
+        return {k: strip_messages(x) for k, x in v.items() if k != "message"}
+    if isinstance(v, list):
+        return [strip_messages(x) for x in v]
+    return v
+
+
+def canon(v):
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def diff(exp, got, path="$", out=None, limit=6):
+    """Structural differences; key order ignored, list order significant, types strict."""
+    if out is None:
+        out = []
+    if len(out) >= limit:
+        return out
+    if isinstance(exp, dict) and isinstance(got, dict):
+        for k in sorted(set(exp) | set(got)):
+            if k not in got:
+                out.append(f"{path}.{k}: missing (expected {compact(exp[k], 100)})")
+            elif k not in exp:
+                out.append(f"{path}.{k}: unexpected {compact(got[k], 100)}")
+            else:
+                diff(exp[k], got[k], f"{path}.{k}", out, limit)
+            if len(out) >= limit:
+                break
+    elif isinstance(exp, list) and isinstance(got, list):
+        for i in range(min(len(exp), len(got))):
+            diff(exp[i], got[i], f"{path}[{i}]", out, limit)
+            if len(out) >= limit:
+                break
+        if len(exp) != len(got) and len(out) < limit:
+            out.append(f"{path}: length {len(got)}, expected {len(exp)}")
+    elif canon(exp) != canon(got):
+        out.append(f"{path}: {compact(got, 100)} != expected {compact(exp, 100)}")
+    return out
+
+
+def compact(v, limit=400):
+    s = v if isinstance(v, str) else canon(v)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def op_summary(op):
+    o = {k: v for k, v in op.items() if k != "expect"}
+    return compact(o, 300)
+
+
+def report_case(case, results, expected, prefix):
+    ok = True
+    for i, (op, got, exp) in enumerate(zip(case["ops"], results, expected)):
+        if exp is None:
+            print(f"{prefix} {case['id']} op {i + 1} {op['op']}: no recorded expectation (run `record`)")
+            ok = False
+            continue
+        cm = op.get("compareMessage", case.get("compareMessage", False))
+        e, g = (exp, got) if cm else (strip_messages(exp), strip_messages(got))
+        d = diff(e, g)
+        if d:
+            ok = False
+            print(
+                f"{prefix} {case['id']} op {i + 1} {op['op']} | diff: {'; '.join(d)} | {op_summary(op)}"
+                f" | expected {compact(exp)} | got {compact(got)}"
+            )
+    return ok
+
+
+
+def select_cases(corpus, args):
+    for path, cases in corpus:
+        for case in cases:
+            if args.case and not any(c in case["id"] for c in args.case):
+                continue
+            yield path, case
+
+
+def target_of(args):
+    if getattr(args, "target_port", None):
+        return f"127.0.0.1:{args.target_port}", f"http://127.0.0.1:{args.target_port}"
+    url = args.target.rstrip("/")
+    if "://" not in url:
+        url = "http://" + url
+    return urllib.parse.urlparse(url).netloc, url
+
+
+def compare_all(host, base, args, expected_for):
+    cases = list(select_cases(load_corpus(args.file), args))
+    known = load_known(getattr(args, "known", None))
+    status, body = http(base, "GET", "/", timeout=10)
+    if status == 0:
+        print(f"ERROR: target {base} is not reachable: {body}")
+        print(f"0 passed, {len(cases)} failed")
+        return 1
+    passed = failed = known_failed = 0
+    for _, case in cases:
+        results = run_case(host, base, case)
+        expected = expected_for(case)
+        is_known = case["id"] in known
+        if args.verbose:
+            print(f"RUN {case['id']}", file=sys.stderr)
+        if report_case(case, results, expected, "KNOWN" if is_known else "FAIL"):
+            if is_known:
+                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
+                failed += 1
+            else:
+                passed += 1
+        elif is_known:
+            known_failed += 1
+        else:
+            failed += 1
+    if known_failed:
+        print(f"{known_failed} known differences not counted")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_compare(args):
+    host, base = target_of(args)
+    return compare_all(host, base, args, lambda case: [op.get("expect") for op in case["ops"]])
+
+
+def cmd_live(args):
+    host, base = target_of(args)
+    with OfficialEmulator(args.emulator_port) as emu:
+        if emu.base is None:
+            return 0
+        return compare_all(host, base, args, lambda case: run_case(emu.host, emu.base, case))
+
+
+def cmd_record(args):
+    with OfficialEmulator(args.emulator_port, args.emulator_url) as emu:
+        if emu.base is None:
+            return 0
+        n = 0
+        for path, cases in load_corpus(args.file):
+            touched = False
+            for case in cases:
+                if args.case and not any(c in case["id"] for c in args.case):
+                    continue
+                for op, res in zip(case["ops"], run_case(emu.host, emu.base, case)):
+                    op["expect"] = res
+                touched = True
+                n += 1
+            if touched:
+                write_cases(path, cases)
+        print(f"recorded {n} cases from the official emulator")
+        return 0
+
+
+# ---------------------------------------------------------------------------
+# Official emulator lifecycle
+
+
+class OfficialEmulator(RESTOfficialEmulator):
+    """The REST harness's emulator lifecycle (its own process group, killed at the end), or a
+    running emulator (`--emulator-url`); `host` is what FIRESTORE_EMULATOR_HOST needs."""
+
+    def __init__(self, port=None, url=None):
+        super().__init__(port)
+        self.url, self.host = url, None
+
+    def __enter__(self):
+        if self.url:
+            self.base = self.url.rstrip("/")
+        else:
+            super().__enter__()
+        if self.base:
+            self.host = urllib.parse.urlparse(self.base).netloc
+        return self
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("record", "compare", "live"):
+        p = sub.add_parser(name)
+        if name != "record":
+            g = p.add_mutually_exclusive_group(required=True)
+            g.add_argument("--target", help="base URL of the server under test, e.g. http://127.0.0.1:8080")
+            g.add_argument("--target-port", type=int, help="port of the server under test on 127.0.0.1")
+            p.add_argument("--known", help="file of known differences: case id, optional reason; # comments")
+        if name != "compare":
+            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
+        if name == "record":
+            p.add_argument("--emulator-url", help="record from an official emulator that is already running")
+        p.add_argument("--file", action="append", help="only this corpus file (e.g. queries); repeatable")
+        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+        p.add_argument("-v", "--verbose", action="store_true", help="print each case id to stderr as it runs")
+    args = ap.parse_args(argv)
+    _import_sdk()
+    if args.cmd == "record":
+        return cmd_record(args)
+    if args.cmd == "compare":
+        return cmd_compare(args)
+    return cmd_live(args)
+
+
+if __name__ == "__main__":
+    def _term(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _term)
+    sys.exit(main())
