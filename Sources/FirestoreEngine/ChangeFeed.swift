@@ -14,6 +14,15 @@ package struct CommitEvent: Sendable {
     /// The commit's time, which is also the read time of the snapshot it produces.
     package var commitTime: Timestamp
     package var changes: [DocumentChange]
+    /// Set when the database was cleared (the emulator endpoint): every document is gone.
+    package var cleared = false
+
+    package init(database: DatabaseID, commitTime: Timestamp, changes: [DocumentChange], cleared: Bool = false) {
+        self.database = database
+        self.commitTime = commitTime
+        self.changes = changes
+        self.cleared = cleared
+    }
 }
 
 /// The in-process feed of commits, in commit order per database. Subscribers are called

@@ -29,7 +29,6 @@ extension FirestoreEngine {
             }
             readSet = state
         }
-        let clock = self.clock
         let feed = self.feed
         let readSetCopy = readSet
         let ruleset = gate(identity, db)
@@ -37,7 +36,7 @@ extension FirestoreEngine {
         return try await run(db, write: true) { s throws -> CommitResult in
             if let readSetCopy { try Self.validateReadSet(readSetCopy, in: s) }
             let last = try s.meta("last_commit") ?? 0
-            let commitMicros = max(clock.nowMicros(), last + 1)
+            let commitMicros = self.nextCommitMicros(after: last)
             try s.setMeta("last_commit", commitMicros)
             let commitTime = Timestamp(microseconds: commitMicros)
             var originals: [ResourcePath: Document?] = [:]

@@ -20,10 +20,26 @@ package final class FirestoreEngine: Sendable {
     /// How far back reads at a past time may go.
     static let historyRetentionMicros: Int64 = 3_600_000_000
 
+    /// When this engine started. Snapshots of a database never written since read as of
+    /// then, not as of time 0 (the SDKs ignore a snapshot whose read time is 0), so every
+    /// later commit gets a later time.
+    package let startMicros: Int64
+
     package init(stores: StoreDirectory, clock: any EngineClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator()) {
         self.stores = stores
         self.clock = clock
         self.ids = ids
+        startMicros = clock.nowMicros()
+    }
+
+    /// The time of the next commit of a database whose last commit was at `last`.
+    func nextCommitMicros(after last: Int64) -> Int64 {
+        max(clock.nowMicros(), last + 1, startMicros + 1)
+    }
+
+    /// The read time a snapshot taken now reflects: the last commit, or the engine's start.
+    func snapshotMicros(_ s: StoreSession) throws -> Int64 {
+        max(try s.meta("last_commit") ?? 0, startMicros)
     }
 
     func registry(_ db: DatabaseID) -> TransactionRegistry {
@@ -188,7 +204,7 @@ package final class FirestoreEngine: Sendable {
             if let ruleset {
                 try self.authorizeQuery(ruleset, query, identity: identity, source: StoreRulesDataSource(session: s, database: db))
             }
-            return (try s.runQuery(query), try s.meta("last_commit") ?? 0)
+            return (try s.runQuery(query), try self.snapshotMicros(s))
         }
         return (docs, Timestamp(microseconds: micros))
     }
@@ -206,7 +222,7 @@ package final class FirestoreEngine: Sendable {
                 }
                 return doc
             }
-            return (docs, try s.meta("last_commit") ?? 0)
+            return (docs, try self.snapshotMicros(s))
         }
         return (docs, Timestamp(microseconds: micros))
     }
@@ -245,9 +261,16 @@ package final class FirestoreEngine: Sendable {
     }
 
     /// Deletes every document of a database and ends its transactions.
+    /// Deletes every document of a database at once; listeners see every result removed.
     package func clear(_ db: DatabaseID) async throws(FirestoreError) {
-        let store = try store(db)
-        do { try await store.clear() } catch { throw .internalError("Could not clear \(db.name): \(error)") }
+        let feed = self.feed
+        try await run(db, write: true) { s in
+            try s.deleteAll()
+            let commitMicros = self.nextCommitMicros(after: try s.meta("last_commit") ?? 0)
+            try s.setMeta("last_commit", commitMicros)
+            let event = CommitEvent(database: db, commitTime: Timestamp(microseconds: commitMicros), changes: [], cleared: true)
+            s.db.afterNextTransaction { _ in feed.publish(event) }
+        }
         registry(db).removeAll()
     }
 }

@@ -20,24 +20,7 @@ package final class RulesRegistry: Sendable {
     }
 
     private let state = Mutex(State())
-    private let observers = Mutex<[Int: @Sendable () -> Void]>([:])
-    private let nextObserver = Mutex(0)
-
     package init() {}
-
-    /// Calls `observer` after every change of rules (on the installing thread: enqueue only).
-    package func observe(_ observer: @escaping @Sendable () -> Void) -> Int {
-        let id = nextObserver.withLock { n in
-            n += 1
-            return n
-        }
-        observers.withLock { $0[id] = observer }
-        return id
-    }
-
-    package func stopObserving(_ id: Int) {
-        _ = observers.withLock { $0.removeValue(forKey: id) }
-    }
 
     /// Compiles and installs rules for `project` (or as the default when nil). On compile
     /// errors nothing changes and the compilation (with its diagnostics) is returned.
@@ -55,12 +38,12 @@ package final class RulesRegistry: Sendable {
                     s.defaultRules = loaded
                 }
             }
-            for observer in observers.withLock({ Array($0.values) }) { observer() }
         }
         return compilation
     }
 
-    /// Increases whenever any rules change; listeners re-check their targets when it moves.
+    /// Increases whenever any rules change; a listener re-checks a target against new rules
+    /// when the target's results next change (as the Firestore emulator does).
     package var generation: Int { state.withLock { $0.generation } }
 
     /// The rules that apply to a project, or nil when none are loaded.

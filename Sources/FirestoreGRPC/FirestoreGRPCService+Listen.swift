@@ -115,6 +115,12 @@ extension FirestoreGRPCService {
             dc.document = WireCodec.encode(change.document, database: database)
             dc.targetIds = [target]
             response.documentChange = dc
+        case .removed where change.isDeletion:
+            var dd = Google_Firestore_V1_DocumentDelete()
+            dd.document = database.name(of: change.document.key)
+            dd.removedTargetIds = [target]
+            dd.readTime = WireCodec.encode(readTime)
+            response.documentDelete = dd
         case .removed:
             var dr = Google_Firestore_V1_DocumentRemove()
             dr.document = database.name(of: change.document.key)

@@ -1,4 +1,4 @@
-package import FirestoreEngine
+import FirestoreEngine
 package import FirestoreWire
 package import GRPCCore
 package import SwiftProtobuf

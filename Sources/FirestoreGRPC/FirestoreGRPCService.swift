@@ -4,7 +4,7 @@ import FirestoreJSON
 import FirestoreModel
 import FirestoreQuery
 import FirestoreWire
-package import GRPCCore
+import GRPCCore
 import SwiftProtobuf
 
 /// The `google.firestore.v1.Firestore` gRPC service over the engine: what the real SDKs speak.

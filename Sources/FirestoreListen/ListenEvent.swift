@@ -13,6 +13,8 @@ package struct TargetChange: Sendable, Equatable, CustomStringConvertible {
     package var oldIndex: Int?
     /// Its index in the new results (nil when removed).
     package var newIndex: Int?
+    /// For a removal: whether the document was deleted (rather than leaving the results).
+    package var isDeletion = false
 
     package var description: String {
         "\(kind.rawValue) \(document.key) \(oldIndex.map(String.init) ?? "-")→\(newIndex.map(String.init) ?? "-")"

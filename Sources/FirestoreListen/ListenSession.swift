@@ -1,5 +1,5 @@
 package import FirestoreEngine
-package import FirestoreModel
+import FirestoreModel
 import FirestoreQuery
 import Synchronization
 
@@ -13,7 +13,6 @@ package final class ListenSession: Sendable {
         case add(ListenTarget)
         case remove(Int32)
         case commit(CommitEvent)
-        case rulesChanged
     }
 
     package let engine: FirestoreEngine
@@ -23,7 +22,6 @@ package final class ListenSession: Sendable {
     private let commands: AsyncStream<Command>.Continuation
     private let databases = DatabaseSet()
     private let feedToken: Mutex<Int?> = Mutex(nil)
-    private let rulesToken: Mutex<Int?> = Mutex(nil)
     private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let pending = PendingCounter()
 
@@ -41,12 +39,6 @@ package final class ListenSession: Sendable {
             }
         }
         feedToken.withLock { $0 = token }
-        // New rules may take away a target: each is re-checked at once, not at the next commit.
-        let observer = engine.rules.observe { [commands] in
-            pending.add(1)
-            commands.yield(.rulesChanged)
-        }
-        rulesToken.withLock { $0 = observer }
         let processor = Processor(engine: engine, identity: identity, sink: eventSink, pending: pending)
         worker.withLock { $0 = Task { await processor.run(commandStream) } }
     }
@@ -70,7 +62,6 @@ package final class ListenSession: Sendable {
     /// Ends the session: unsubscribes from the feed and finishes ``events``.
     package func close() {
         if let token = feedToken.withLock({ $0 }) { engine.feed.unsubscribe(token) }
-        if let token = rulesToken.withLock({ $0 }) { engine.rules.stopObserving(token) }
         commands.finish()
         eventSink.finish()
     }
@@ -100,7 +91,8 @@ private actor Processor {
     var views: [Int32: TargetView] = [:]
     /// The commit time each target's snapshot reflects: older commits are already in it.
     var snapshotTimes: [Int32: Timestamp] = [:]
-    var rulesGeneration: Int
+    /// The rules generation each target was last checked under.
+    var rulesGenerations: [Int32: Int] = [:]
 
     let pending: PendingCounter
 
@@ -109,7 +101,6 @@ private actor Processor {
         self.identity = identity
         self.sink = sink
         self.pending = pending
-        rulesGeneration = engine.rules.generation
     }
 
     func run(_ commands: AsyncStream<ListenSession.Command>) async {
@@ -119,15 +110,16 @@ private actor Processor {
             case .remove(let id):
                 views[id] = nil
                 snapshotTimes[id] = nil
+                rulesGenerations[id] = nil
                 sink.yield(.targetRemoved(targetID: id, error: nil))
             case .commit(let event): await apply(event)
-            case .rulesChanged: await recheckAll()
             }
             pending.add(-1)
         }
     }
 
     func add(_ target: ListenTarget) async {
+        let generation = engine.rules.generation
         do {
             var view = TargetView(target: target)
             let (docs, time) = try await read(target)
@@ -143,6 +135,7 @@ private actor Processor {
             }
             views[target.id] = view
             snapshotTimes[target.id] = time
+            rulesGenerations[target.id] = generation
             sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: changes, isReset: isReset))
         } catch {
             sink.yield(.targetRemoved(targetID: target.id, error: error))
@@ -170,24 +163,33 @@ private actor Processor {
     }
 
     func apply(_ event: CommitEvent) async {
-        let rulesChanged = engine.rules.generation != rulesGeneration
-        rulesGeneration = engine.rules.generation
+        let generation = engine.rules.generation
         var out: [(targetID: Int32, changes: [TargetChange])] = []
         for id in views.keys.sorted() {
             guard var view = views[id], view.target.database == event.database,
                   let since = snapshotTimes[id], event.commitTime > since else { continue }
             var changes: [TargetChange] = []
             var touched: [ResourcePath] = []
+            if event.cleared {
+                changes = view.reset(to: [])
+            }
             for change in event.changes where view.isAffected(by: change) {
                 changes += view.apply(change)
                 touched.append(change.key)
             }
             do {
-                if !touched.isEmpty || rulesChanged { try await recheck(view.target, touched: touched, rulesChanged: rulesChanged) }
+                // Like the Firestore emulator, a target is re-checked when its results change:
+                // a document target on each change of its documents, any target after new rules.
+                if !changes.isEmpty || view.needsRefill {
+                    let rulesChanged = rulesGenerations[id] != generation
+                    try await recheck(view.target, touched: touched, rulesChanged: rulesChanged)
+                    rulesGenerations[id] = generation
+                }
                 if view.needsRefill { changes += view.reset(to: try await refill(view.target, at: event.commitTime)) }
             } catch {
                 views[id] = nil
                 snapshotTimes[id] = nil
+                rulesGenerations[id] = nil
                 sink.yield(.targetRemoved(targetID: id, error: error))
                 continue
             }
@@ -196,22 +198,6 @@ private actor Processor {
             if !changes.isEmpty { out.append((id, changes)) }
         }
         if !out.isEmpty { sink.yield(.commit(readTime: event.commitTime, changes: out)) }
-    }
-
-    /// After new rules: ends every target they no longer allow.
-    func recheckAll() async {
-        guard engine.rules.generation != rulesGeneration else { return }
-        rulesGeneration = engine.rules.generation
-        for id in views.keys.sorted() {
-            guard let view = views[id] else { continue }
-            do {
-                try await recheck(view.target, touched: [], rulesChanged: true)
-            } catch {
-                views[id] = nil
-                snapshotTimes[id] = nil
-                sink.yield(.targetRemoved(targetID: id, error: error))
-            }
-        }
     }
 
     /// Ends a target that the rules no longer allow: a document target when one of its

@@ -1,6 +1,6 @@
 package import FirestoreEngine
 package import FirestoreModel
-package import FirestoreQuery
+import FirestoreQuery
 
 /// A target's current results and how each commit changes them.
 ///
@@ -70,6 +70,7 @@ package struct TargetView: Sendable {
             return []
         }
         var out: [TargetChange] = []
+        let wasFull = query?.limit.map { results.count >= $0 } ?? false
         let oldIndex = wasIn ? results.remove(change.key) : nil
         var newIndex: Int?
         if let doc = change.after, matches {
@@ -80,6 +81,11 @@ package struct TargetView: Sendable {
                         out.append(TargetChange(kind: .removed, document: evicted, oldIndex: results.count, newIndex: nil))
                     }
                 }
+            } else if wasIn, wasFull, !(results.last.map { query!.isOrdered(doc, before: $0) } ?? false) {
+                // A member of a full window moved to its end: documents outside the window may
+                // now come first. It stays for now; the refill replaces it if one does.
+                newIndex = results.insert(doc)
+                needsRefill = true
             } else {
                 newIndex = results.insert(doc)
             }
@@ -90,7 +96,9 @@ package struct TargetView: Sendable {
         case (let o?, let n?):
             out.insert(TargetChange(kind: .modified, document: change.after!, oldIndex: o, newIndex: n), at: 0)
         case (let o?, nil):
-            out.insert(TargetChange(kind: .removed, document: change.before ?? change.after!, oldIndex: o, newIndex: nil), at: 0)
+            var removal = TargetChange(kind: .removed, document: change.before ?? change.after!, oldIndex: o, newIndex: nil)
+            removal.isDeletion = change.after == nil
+            out.insert(removal, at: 0)
             if let limit = query?.limit, results.count < limit { needsRefill = true }
         case (nil, nil):
             break

@@ -111,13 +111,6 @@ package final class DocumentStore: Sendable {
         try writer.write { db in try body(StoreSession(db: db)) }
     }
 
-    /// Deletes every document and all history at once.
-    package func clear() async throws {
-        try await writer.write { db in
-            try db.execute(sql: "DELETE FROM field_entry; DELETE FROM document; DELETE FROM history;")
-        }
-    }
-
     /// Closes the underlying connections.
     package func close() throws {
         if let pool = writer as? DatabasePool { try pool.close() }

@@ -100,6 +100,11 @@ package struct StoreSession {
                              previous?.createTime.microseconds, previous?.updateTime.microseconds])
     }
 
+    /// Deletes every document and all history (the emulator's clear endpoint).
+    package func deleteAll() throws {
+        try db.execute(sql: "DELETE FROM field_entry; DELETE FROM document; DELETE FROM history;")
+    }
+
     /// Drops history older than `micros`.
     package func pruneHistory(before micros: Int64) throws {
         try execute("DELETE FROM history WHERE valid_until < ?", [micros])

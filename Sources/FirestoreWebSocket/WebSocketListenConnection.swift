@@ -1,8 +1,8 @@
 import Foundation
 package import FirestoreEngine
 import FirestoreJSON
-package import FirestoreListen
-package import FirestoreModel
+import FirestoreListen
+import FirestoreModel
 import Synchronization
 
 /// Serves one WebSocket connection: decodes listen messages, runs one listen session per

@@ -54,6 +54,27 @@ struct ListenSessionTests {
         _ = try await engine.commit(Self.db, writes: [Self.set("scores/p2", ["score": .integer(21)])])
         _ = try await engine.commit(Self.db, writes: [Self.set("scores/p3", ["score": .integer(31)])])
         #expect(Self.describe(await Self.next(&events)) == "commit 1: modified scores/p3 1→1")
+        // Window p1 (99), p3 (31); outside p2 (21). A member moving below p2 leaves the window
+        // and p2 comes in; one moving down but staying above p2 stays.
+        _ = try await engine.commit(Self.db, writes: [Self.set("scores/p3", ["score": .integer(25)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: modified scores/p3 1→1")
+        _ = try await engine.commit(Self.db, writes: [Self.set("scores/p1", ["score": .integer(5)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: modified scores/p1 0→1, removed scores/p1 1→-, added scores/p2 -→1")
+        session.close()
+    }
+
+    @Test("a limit-1 window: its member moving past the next document is replaced by it")
+    func limitOneWindow() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        _ = try await engine.commit(Self.db, writes: [Self.set("top/a", ["s": .integer(1)]), Self.set("top/b", ["s": .integer(2)])])
+        let query = try Query(StructuredQuery(from: [.init(collectionID: "top")], orderBy: [.init(FieldPath(["s"]), .ascending)], limit: 1),
+                              parent: .root, database: Self.db)
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        #expect(Self.describe(await Self.next(&events)) == "current 1: added top/a -→0")
+        _ = try await engine.commit(Self.db, writes: [Self.set("top/a", ["s": .integer(3)])])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: modified top/a 0→0, removed top/a 0→-, added top/b -→0")
         session.close()
     }
 

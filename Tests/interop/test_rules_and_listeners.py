@@ -184,15 +184,19 @@ def test_listener_ended_when_rules_change(hearth, db):
     watch = alice.document("tasks/t1").on_snapshot(lambda snaps, changes, t: snapshots.append(snaps))
     wait_for(snapshots, 1)
     assert watch.is_active
-    # New rules deny every read: the open listener ends (PERMISSION_DENIED on its target).
+    # New rules deny every read. As in the official emulator, the open listener is re-checked,
+    # and ends with PERMISSION_DENIED, when its results next change.
     body = json.dumps({"rules": {"files": [{"name": "firestore.rules", "content":
         "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n"
         "    match /{document=**} { allow read, write: if false; }\n  }\n}"}]}}).encode()
     urllib.request.urlopen(urllib.request.Request(
         f"{hearth}/emulator/v1/projects/{db.project}:securityRules", data=body, method="PUT",
         headers={"Content-Type": "application/json"}))
+    threading.Event().wait(0.3)
+    assert watch.is_active and len(snapshots) == 1
+    db.document("tasks/t1").update({"title": "changed"})
     for _ in range(100):
         if not watch.is_active:
             break
         threading.Event().wait(0.05)
-    assert not watch.is_active
+    assert not watch.is_active and len(snapshots) == 1
