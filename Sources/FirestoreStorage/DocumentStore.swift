@@ -98,7 +98,12 @@ package final class DocumentStore: Sendable {
 
     /// Runs `body` in a read-only snapshot, blocking the calling thread.
     package func readNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
-        try writer.read { db in try body(StoreSession(db: db)) }
+        if let queue = writer as? DatabaseQueue {
+            // One connection, one queue: nothing can write while `body` runs, so its reads are
+            // consistent without the read-only transaction GRDB would open (and compile) each time.
+            return try queue.unsafeRead { db in try body(StoreSession(db: db)) }
+        }
+        return try writer.read { db in try body(StoreSession(db: db)) }
     }
 
     /// Runs `body` in one write transaction (serialized with other writes, on the calling thread).

@@ -81,10 +81,13 @@ extension Ruleset {
     }
 
     private func statementInfo(_ allow: CompiledAllow, matchPath: String) -> AllowStatementInfo {
-        let place = place(of: allow.statement.range)
+        let place = statementPlaces[allow.statement.id] ?? {
+            let where_ = self.place(of: allow.statement.range)
+            return (where_.fileName, where_.location, allow.statement.condition.map(self.text(of:)))
+        }()
         return AllowStatementInfo(
             id: allow.statement.id, fileName: place.fileName, location: place.location,
-            methods: allow.statement.methods.map(\.name), condition: allow.statement.condition.map(text(of:)),
+            methods: allow.statement.methods.map(\.name), condition: place.condition,
             matchPath: matchPath
         )
     }

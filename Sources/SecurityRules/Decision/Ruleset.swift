@@ -21,6 +21,8 @@ package struct Ruleset: Sendable {
     let nodes: [NodeID: Expr]
     /// The function whose body contains each node, when any.
     let enclosingFunctions: [NodeID: String]
+    /// Each allow statement's file, location and condition text, computed once for decisions.
+    var statementPlaces: [NodeID: (fileName: String, location: LineColumn, condition: String?)] = [:]
 
     /// Compiles rules files together: lexing, parsing and checking, collecting every
     /// diagnostic. Returns a ruleset only when there are no errors.
@@ -54,11 +56,19 @@ package struct Ruleset: Sendable {
             index.add(info.decl.body, function: info.decl.name)
         }
         index.addConditions(of: matches)
-        let ruleset = Ruleset(
+        var ruleset = Ruleset(
             service: service, sources: sources, globals: globals, warnings: diagnostics,
             matches: matches, functions: checker.functions, callTargets: checker.callTargets,
             nodes: index.nodes, enclosingFunctions: index.functions
         )
+        var pending = matches
+        while let match = pending.popLast() {
+            for allow in match.allows {
+                let place = ruleset.place(of: allow.statement.range)
+                ruleset.statementPlaces[allow.statement.id] = (place.fileName, place.location, allow.statement.condition.map(ruleset.text(of:)))
+            }
+            pending.append(contentsOf: match.children)
+        }
         return RulesCompilation(ruleset: ruleset, diagnostics: diagnostics, sources: sources, parsedTokenCount: context.consumedTokens)
     }
 
