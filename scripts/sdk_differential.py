@@ -36,7 +36,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from differential import OfficialEmulator as RESTOfficialEmulator, load_known, write_cases  # noqa: E402
+from differential import OfficialEmulator as RESTOfficialEmulator, http, load_known, write_cases  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "sdk")
@@ -100,18 +100,6 @@ def project_id(case_id: str) -> str:
 
 # ---------------------------------------------------------------------------
 # HTTP helpers (clearing a project, loading rules)
-
-
-def http(base, method, path, body=None, timeout=30):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, resp.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as err:
-        return err.code, err.read().decode("utf-8", "replace")
-    except (urllib.error.URLError, OSError) as err:
-        return 0, f"<connection error: {err}>"
 
 
 def clear_project(base, project):

@@ -97,7 +97,7 @@ extension FirestoreEngine {
             case .named(let key):
                 let document: Document?
                 do {
-                    document = try source.readTime.map { try source.session.document(key, at: $0) } ?? source.session.document(key)
+                    document = try source.document(key)
                 } catch {
                     throw .internalError("Storage failure: \(error)")
                 }

@@ -27,10 +27,14 @@ struct StoreRulesDataSource: RulesDataSource, @unchecked Sendable {
         return key.isDocument ? key : nil
     }
 
+    /// The document at `key` as the request reads it (at its read time, if any).
+    func document(_ key: ResourcePath) throws -> Document? {
+        try readTime.map { try session.document(key, at: $0) } ?? session.document(key)
+    }
+
     func resource(at path: RulePath) throws -> RuleValue? {
         guard let key = try key(of: path) else { return nil }
-        let doc = try readTime.map { try session.document(key, at: $0) } ?? session.document(key)
-        return doc.map { RuleValues.resource($0, in: database) }
+        return try document(key).map { RuleValues.resource($0, in: database) }
     }
 
     func resourceAfter(at path: RulePath) throws -> RuleValue? {
