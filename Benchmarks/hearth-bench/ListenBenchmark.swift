@@ -98,5 +98,27 @@ enum ListenBenchmark {
         let ungated = Double(rounds * per) / (ungatedNanos / 1e9)
         let gated = Double(rounds * per) / (gatedNanos / 1e9)
         print(String(format: "point reads, ungated (admin): %.0f/s; rules-gated (tasks.rules): %.0f/s; ratio %.2f", ungated, gated, gated / ungated))
+
+        // Where a gated read's extra time goes: building `request` and `resource`, and deciding.
+        guard let ruleset = engine.rules.rules(for: db.project)?.ruleset,
+              let stored = try await engine.getDocument(db, key: ResourcePath(["tasks", "t0"])) else { return }
+        let path = RuleValues.path(of: stored.key, in: db)
+        let n = rounds * per
+        var start = monotonicNanos()
+        var built: [RulesRequest] = []
+        built.reserveCapacity(n)
+        for _ in 0..<n {
+            built.append(RulesRequest(method: .get, path: path.segments, variables: [
+                "request": FirestoreEngine.requestValue(alice, method: .get, path: path, time: engine.now),
+                "resource": RuleValues.resource(stored, in: db),
+            ]))
+        }
+        let buildNanos = Double(monotonicNanos() - start) / Double(n)
+        start = monotonicNanos()
+        var allowed = 0
+        for request in built where ruleset.decision(for: request).isAllowed { allowed += 1 }
+        let decideNanos = Double(monotonicNanos() - start) / Double(n)
+        print(String(format: "  per gated read: building request+resource %.2f µs, deciding %.2f µs (%d/%d allowed)",
+                     buildNanos / 1000, decideNanos / 1000, allowed, n))
     }
 }

@@ -8,6 +8,7 @@ import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -39,11 +40,10 @@ func rssKiB(pid: Int32) -> Int {
     return -1
 }
 
-/// A blocking GET used only to poll for start-up (a raw socket keeps the measurement free of URLSession start-up).
-func answersOk(port: Int) -> Bool {
+/// A blocking TCP connection to 127.0.0.1:`port`, or nil.
+func connectLoopback(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
     addr.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -51,7 +51,17 @@ func answersOk(port: Int) -> Bool {
     let connected = withUnsafePointer(to: &addr) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { return false }
+    guard connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
+/// A blocking GET used only to poll for start-up (a raw socket keeps the measurement free of URLSession start-up).
+func answersOk(port: Int) -> Bool {
+    guard let fd = connectLoopback(port: port) else { return false }
+    defer { close(fd) }
     let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
     _ = request.withCString { send(fd, $0, strlen($0), 0) }
     var buffer = [UInt8](repeating: 0, count: 512)
@@ -194,16 +204,21 @@ if argument("--only") == "batch" {
     try await engineBatchCommit()
     exit(0)
 }
+let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
 if argument("--only") == "rules" {
-    try await ListenBenchmark.rules(count: Int(argument("--count") ?? "5000") ?? 5000)
+    let count = Int(argument("--count") ?? "5000") ?? 5000
+    if FileManager.default.isExecutableFile(atPath: hearthPath) {
+        try await RulesHTTPBenchmark.run(hearth: hearthPath, requests: count)
+    }
+    try await ListenBenchmark.rules(count: count)
     exit(0)
 }
-let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
 let sizes = (argument("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
 print("hearth-bench: \(hearthPath)")
 if FileManager.default.isExecutableFile(atPath: hearthPath) {
     try measureStartup(hearth: hearthPath)
     try await httpLatency(hearth: hearthPath)
+    try await RulesHTTPBenchmark.run(hearth: hearthPath, requests: 20_000)
 } else {
     print("(no hearth binary at \(hearthPath): start-up, RSS and REST figures skipped)")
 }

@@ -1,7 +1,7 @@
-import FirestoreModel
+package import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
-import SecurityRules
+package import SecurityRules
 
 /// Security-rules enforcement: every client request is decided by the rules of its project;
 /// admin requests and projects without rules are not checked.
@@ -12,7 +12,7 @@ extension FirestoreEngine {
     }
 
     /// `request` as rules see it.
-    static func requestValue(_ identity: Identity, method: RulesMethod, path: RulePath, time: Timestamp,
+    package static func requestValue(_ identity: Identity, method: RulesMethod, path: RulePath, time: Timestamp,
                              extra: [String: RuleValue] = [:]) -> RuleValue {
         var m: [String: RuleValue] = [
             "auth": RuleValues.auth(identity), "method": .string(method.rawValue),

@@ -29,7 +29,11 @@ package enum RuleValues {
 
     /// The rules path of a document: `/databases/{database}/documents/{key}`.
     package static func path(of key: ResourcePath, in db: DatabaseID) -> RulePath {
-        RulePath(["databases", db.database, "documents"] + key.segments)
+        var segments: [String] = []
+        segments.reserveCapacity(3 + key.segments.count)
+        segments += ["databases", db.database, "documents"]
+        segments += key.segments
+        return RulePath(segments)
     }
 
     /// A document as `resource` and `get()` present it: `{data, id, __name__}`.

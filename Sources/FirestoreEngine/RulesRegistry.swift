@@ -53,11 +53,7 @@ package final class RulesRegistry: Sendable {
 
     /// Adds a decision's coverage to the project's running totals.
     package func record(_ coverage: RulesCoverage, project: String) {
-        state.withLock { s in
-            var total = s.coverage[project] ?? RulesCoverage()
-            total.merge(coverage)
-            s.coverage[project] = total
-        }
+        state.withLock { s in s.coverage[project, default: RulesCoverage()].merge(coverage) }
     }
 
     /// The accumulated coverage of a project's rules.

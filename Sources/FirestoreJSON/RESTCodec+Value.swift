@@ -162,11 +162,39 @@ package enum RESTCodec {
     }
 
     /// Standard or URL-safe base64, padding optional.
+    /// Decodes base64 in either alphabet (`+/` or URL-safe `-_`), with or without `=` padding;
+    /// nil for anything else (other characters, misplaced padding, a dangling sixth of a byte).
     package static func decodeBase64(_ s: String) -> [UInt8]? {
-        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while t.count % 4 != 0 { t += "=" }
-        return Data(base64Encoded: t).map { [UInt8]($0) }
+        var utf8 = Array(s.utf8)
+        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
+        guard s.utf8.count - utf8.count <= 2, utf8.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for c in utf8 {
+            let sextet = base64Sextets[Int(c)]
+            guard sextet < 64 else { return nil }
+            accumulator = accumulator << 6 | UInt32(sextet)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return out
     }
+
+    /// Each byte's value as a base64 digit (both alphabets), or 255.
+    private static let base64Sextets: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8.enumerated() { table[Int(c)] = UInt8(i) }
+        table[Int(UInt8(ascii: "+"))] = 62
+        table[Int(UInt8(ascii: "-"))] = 62
+        table[Int(UInt8(ascii: "/"))] = 63
+        table[Int(UInt8(ascii: "_"))] = 63
+        return table
+    }()
 
     // MARK: Encoding
 

@@ -9,11 +9,14 @@ package enum RESTIdentity {
     /// object; anything else is INVALID_ARGUMENT.
     package static func decode(_ header: String?) throws(FirestoreError) -> Identity {
         guard let header, !header.isEmpty else { return .unauthenticated }
+        if header == "Bearer owner" { return .admin }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw .invalidArgument("invalid jwt: the Authorization header must be 'Bearer <token>'.")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var token = parts[1].drop(while: isBlank)
+        while let last = token.last, isBlank(last) { token.removeLast() }
         if token == "owner" { return .admin }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = RESTCodec.decodeBase64(String(segments[1])),

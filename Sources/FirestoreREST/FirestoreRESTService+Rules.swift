@@ -68,7 +68,7 @@ extension FirestoreRESTService {
         guard let loaded = engine.rules.rules(for: project) else { return .object([("expressions", .array([]))]) }
         let coverage = engine.rules.coverage(for: project)
         return .object([("expressions", .array(loaded.ruleset.expressionSites.map { site in
-            let c = coverage.counts[site.id] ?? .init()
+            let c = coverage[site.id]
             return .object([
                 ("fileName", .string(site.fileName)), ("line", .number(String(site.location.line))),
                 ("column", .number(String(site.location.column))), ("expression", .string(site.text)),
@@ -89,7 +89,7 @@ extension FirestoreRESTService {
         let coverage = engine.rules.coverage(for: project)
         var byLine: [String: [Int: [(ExpressionSite, RulesCoverage.Counts)]]] = [:]
         for site in loaded.ruleset.expressionSites {
-            byLine[site.fileName, default: [:]][site.location.line, default: []].append((site, coverage.counts[site.id] ?? .init()))
+            byLine[site.fileName, default: [:]][site.location.line, default: []].append((site, coverage[site.id]))
         }
         for file in loaded.files {
             html += "<h2>\(escape(file.name))</h2><table>"

@@ -9,6 +9,19 @@ struct CompiledMatch: Sendable {
     let allows: [CompiledAllow]
     /// Nested blocks.
     let children: [CompiledMatch]
+    /// The pattern's segment kinds, for path matching.
+    let kinds: [PathPattern.Kind]
+    /// The position of the recursive wildcard in ``kinds``, if any.
+    let recursiveIndex: Int?
+
+    init(block: MatchBlock, version: RulesVersion, allows: [CompiledAllow], children: [CompiledMatch]) {
+        self.block = block
+        self.version = version
+        self.allows = allows
+        self.children = children
+        kinds = block.pattern.segments.map(\.kind)
+        recursiveIndex = kinds.firstIndex { if case .recursiveWildcard = $0 { true } else { false } }
+    }
 }
 
 /// An allow statement with its methods resolved.

@@ -10,10 +10,13 @@ struct MatchResolver {
     /// At most this many (block, position) pairs are explored.
     static let maxSteps = 10_000
 
+    /// The wildcard values one block binds, in pattern order.
+    typealias Frame = [(name: String, value: RuleOutcome)]
+
     /// A block covering the path and the bindings of every block from the outermost down.
     struct Covering {
         let chain: [CompiledMatch]
-        let bindings: [[String: RuleOutcome]]
+        let bindings: [Frame]
     }
 
     let path: [RulesRequest.PathElement]
@@ -30,35 +33,49 @@ struct MatchResolver {
         return found
     }
 
-    private mutating func visit(_ match: CompiledMatch, from position: Int, chain: [CompiledMatch], bindings: [[String: RuleOutcome]]) {
+    private mutating func visit(_ match: CompiledMatch, from position: Int, chain: [CompiledMatch], bindings: [Frame]) {
         guard steps < Self.maxSteps, found.count < Self.maxCoverings else { return }
         steps += 1
-        for (end, frame) in ends(of: match, from: position) {
-            let nextChain = chain + [match]
-            let nextBindings = bindings + [frame]
-            if end == path.count, found.count < Self.maxCoverings {
-                found.append(Covering(chain: nextChain, bindings: nextBindings))
-            }
-            for child in match.children { visit(child, from: end, chain: nextChain, bindings: nextBindings) }
+        if match.recursiveIndex == nil {
+            // The common case: one way to match, and blocks that cannot reach the end of the
+            // path with their children are skipped without building anything.
+            guard let (end, frame) = matchFixed(match.kinds[...], at: position, frame: []) else { return }
+            if end < path.count && match.children.isEmpty { return }
+            descend(match, end: end, frame: frame, chain: chain, bindings: bindings)
+            return
         }
+        for (end, frame) in ends(of: match, from: position) {
+            descend(match, end: end, frame: frame, chain: chain, bindings: bindings)
+        }
+    }
+
+    private mutating func descend(_ match: CompiledMatch, end: Int, frame: Frame, chain: [CompiledMatch], bindings: [Frame]) {
+        var nextChain = chain
+        nextChain.append(match)
+        var nextBindings = bindings
+        nextBindings.append(frame)
+        if end == path.count, found.count < Self.maxCoverings {
+            found.append(Covering(chain: nextChain, bindings: nextBindings))
+        }
+        for child in match.children { visit(child, from: end, chain: nextChain, bindings: nextBindings) }
     }
 
     /// Every position the block's pattern can end at when it starts at `position`, with the
     /// wildcard values it binds.
-    private func ends(of match: CompiledMatch, from position: Int) -> [(Int, [String: RuleOutcome])] {
-        let segments = match.block.pattern.segments.map(\.kind)
-        guard let recursive = segments.firstIndex(where: { if case .recursiveWildcard = $0 { true } else { false } }) else {
-            return matchFixed(segments[...], at: position, frame: [:]).map { [$0] } ?? []
+    private func ends(of match: CompiledMatch, from position: Int) -> [(Int, Frame)] {
+        let segments = match.kinds
+        guard let recursive = match.recursiveIndex else {
+            return matchFixed(segments[...], at: position, frame: []).map { [$0] } ?? []
         }
-        guard let (afterPrefix, prefixFrame) = matchFixed(segments[..<recursive], at: position, frame: [:]) else { return [] }
+        guard let (afterPrefix, prefixFrame) = matchFixed(segments[..<recursive], at: position, frame: []) else { return [] }
         let suffix = segments[(recursive + 1)...]
         let minimum = match.version == .v1 ? 1 : 0
         let maximum = path.count - afterPrefix - suffix.count
         guard case .recursiveWildcard(let name) = segments[recursive], maximum >= minimum else { return [] }
-        var results: [(Int, [String: RuleOutcome])] = []
+        var results: [(Int, Frame)] = []
         for length in minimum...maximum {
             var frame = prefixFrame
-            frame[name] = Self.pathBinding(path[afterPrefix..<(afterPrefix + length)])
+            frame.append((name, Self.pathBinding(path[afterPrefix..<(afterPrefix + length)])))
             if let end = matchFixed(suffix, at: afterPrefix + length, frame: frame) { results.append(end) }
         }
         return results
@@ -66,8 +83,8 @@ struct MatchResolver {
 
     /// Matches segments without recursive wildcards one element each.
     private func matchFixed(
-        _ segments: ArraySlice<PathPattern.Kind>, at position: Int, frame: [String: RuleOutcome]
-    ) -> (Int, [String: RuleOutcome])? {
+        _ segments: ArraySlice<PathPattern.Kind>, at position: Int, frame: Frame
+    ) -> (Int, Frame)? {
         guard position + segments.count <= path.count else { return nil }
         var frame = frame
         var current = position
@@ -76,9 +93,9 @@ struct MatchResolver {
             case (.literal(let text), .segment(let actual)) where text == actual:
                 break
             case (.wildcard(let name), .segment(let actual)):
-                frame[name] = .success(.string(actual))
+                frame.append((name, .success(.string(actual))))
             case (.wildcard(let name), .unknownSegment):
-                frame[name] = .failure(.nullValue)
+                frame.append((name, .failure(.nullValue)))
             default:
                 return nil
             }

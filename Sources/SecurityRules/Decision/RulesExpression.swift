@@ -45,7 +45,8 @@ package enum RulesExpression {
             functions: [:], callTargets: [:], nodes: index.nodes, enclosingFunctions: [:]
         )
         let evaluator = Evaluator(ruleset: ruleset, dataSource: dataSource, ledger: RulesLookupLedger())
-        let environment = Environment(variables: variables.mapValues(RuleOutcome.success))
+        let environment = Environment(parent: nil, capacity: variables.count)
+        for (name, value) in variables { environment.bind(name, .success(value)) }
         evaluator.scopeEnvironments = [environment]
         let result = evaluator.evaluate(expr, environment)
         return Evaluation(result: result, diagnostics: sink.sorted(), debugOutput: evaluator.debugOutput)

@@ -20,27 +20,26 @@ extension Ruleset {
     ) -> RulesDecision {
         let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
         defer { ledger = evaluator.ledger }
-        var globalValues: [String: RuleOutcome] = [:]
-        for name in globals { globalValues[name] = .success(request.variables[name] ?? .null) }
-        for (name, value) in request.variables { globalValues[name] = .success(value) }
+        let globalEnvironment = Environment(parent: nil, capacity: globals.count + request.variables.count)
+        for name in globals where request.variables[name] == nil { globalEnvironment.bind(name, .success(.null)) }
+        for (name, value) in request.variables { globalEnvironment.bind(name, .success(value)) }
 
         var resolver = MatchResolver(path: request.path)
         var attempts: [AllowAttempt] = []
         var grantedBy: AllowStatementInfo?
         coverings: for covering in resolver.coverings(of: matches) {
-            var environments = [Environment(variables: globalValues)]
+            var environments = [globalEnvironment]
             var bound: [String: RuleValue] = [:]
             for frame in covering.bindings {
-                var variables = environments[environments.count - 1].variables
+                let environment = Environment(parent: environments[environments.count - 1], capacity: frame.count)
                 for (name, value) in frame {
-                    variables[name] = value
+                    environment.bind(name, value)
                     if case .success(let bindingValue) = value { bound[name] = bindingValue }
                 }
-                environments.append(Environment(variables: variables))
+                environments.append(environment)
             }
             evaluator.scopeEnvironments = environments
             guard let match = covering.chain.last else { continue }
-            let matchPath = covering.chain.map(\.block.pattern.text).joined()
             for allow in match.allows where allow.covers(request.method) {
                 // Evaluate without keeping a trace; only a condition that fails is evaluated
                 // again, traced, to explain why (lookups come from the ledger's cache, and the
@@ -50,7 +49,7 @@ extension Ruleset {
                 let environment = environments[environments.count - 1]
                 let before = (evaluator.expressionCount, evaluator.debugOutput.count, evaluator.ledger, evaluator.limitError, evaluator.callDepth)
                 let outcome = allow.statement.condition.map { evaluator.evaluate($0, environment) } ?? .success(.bool(true))
-                let info = statementInfo(allow, matchPath: matchPath)
+                let info = statementInfo(allow, chain: covering.chain)
                 let isGranted = evaluator.limitError == nil && (try? outcome.get()) == .bool(true)
                 var failures: [FailedCondition] = []
                 if !isGranted, let condition = allow.statement.condition {
@@ -80,15 +79,7 @@ extension Ruleset {
         )
     }
 
-    private func statementInfo(_ allow: CompiledAllow, matchPath: String) -> AllowStatementInfo {
-        let place = statementPlaces[allow.statement.id] ?? {
-            let where_ = self.place(of: allow.statement.range)
-            return (where_.fileName, where_.location, allow.statement.condition.map(self.text(of:)))
-        }()
-        return AllowStatementInfo(
-            id: allow.statement.id, fileName: place.fileName, location: place.location,
-            methods: allow.statement.methods.map(\.name), condition: place.condition,
-            matchPath: matchPath
-        )
+    private func statementInfo(_ allow: CompiledAllow, chain: [CompiledMatch]) -> AllowStatementInfo {
+        statementInfos[allow.statement.id] ?? statementInfo(allow.statement, matchPath: chain.map(\.block.pattern.text).joined())
     }
 }

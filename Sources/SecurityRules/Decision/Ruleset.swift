@@ -17,12 +17,16 @@ package struct Ruleset: Sendable {
     let matches: [CompiledMatch]
     let functions: [NodeID: FunctionInfo]
     let callTargets: [NodeID: NodeID]
+    /// The user function each call node calls, indexed by the call's node raw value (a
+    /// dense table: a lookup per call without hashing).
+    var callTable: [FunctionInfo?] = []
     /// Every expression node, for explanations and coverage reports.
     let nodes: [NodeID: Expr]
     /// The function whose body contains each node, when any.
     let enclosingFunctions: [NodeID: String]
-    /// Each allow statement's file, location and condition text, computed once for decisions.
-    var statementPlaces: [NodeID: (fileName: String, location: LineColumn, condition: String?)] = [:]
+    /// Each allow statement's file, location, methods, condition text and full match path,
+    /// computed once for decisions.
+    var statementInfos: [NodeID: AllowStatementInfo] = [:]
 
     /// Compiles rules files together: lexing, parsing and checking, collecting every
     /// diagnostic. Returns a ruleset only when there are no errors.
@@ -61,15 +65,32 @@ package struct Ruleset: Sendable {
             matches: matches, functions: checker.functions, callTargets: checker.callTargets,
             nodes: index.nodes, enclosingFunctions: index.functions
         )
-        var pending = matches
-        while let match = pending.popLast() {
+        ruleset.callTable = Array(repeating: nil, count: (checker.callTargets.keys.map(\.rawValue).max() ?? -1) + 1)
+        for (call, target) in checker.callTargets { ruleset.callTable[call.rawValue] = checker.functions[target] }
+        var pending = matches.map { ($0, "") }
+        while let (match, outer) = pending.popLast() {
+            let matchPath = outer + match.block.pattern.text
             for allow in match.allows {
-                let place = ruleset.place(of: allow.statement.range)
-                ruleset.statementPlaces[allow.statement.id] = (place.fileName, place.location, allow.statement.condition.map(ruleset.text(of:)))
+                ruleset.statementInfos[allow.statement.id] = ruleset.statementInfo(allow.statement, matchPath: matchPath)
             }
-            pending.append(contentsOf: match.children)
+            pending.append(contentsOf: match.children.map { ($0, matchPath) })
         }
         return RulesCompilation(ruleset: ruleset, diagnostics: diagnostics, sources: sources, parsedTokenCount: context.consumedTokens)
+    }
+
+    /// Where an allow statement is and what it says.
+    func statementInfo(_ statement: AllowStatement, matchPath: String) -> AllowStatementInfo {
+        let place = place(of: statement.range)
+        return AllowStatementInfo(
+            id: statement.id, fileName: place.fileName, location: place.location,
+            methods: statement.methods.map(\.name), condition: statement.condition.map(text(of:)),
+            matchPath: matchPath
+        )
+    }
+
+    /// The user function a call node calls, if any.
+    func calledFunction(_ call: NodeID) -> FunctionInfo? {
+        callTable.indices.contains(call.rawValue) ? callTable[call.rawValue] : nil
     }
 
     /// The source text of an expression with runs of whitespace collapsed to one space.

@@ -93,7 +93,7 @@ extension Evaluator {
                 case .text(let literal):
                     text += literal
                 case .interpolation(let expr):
-                    if keepingPlaceholders, case .identifier(let name) = expr.kind, env.variables[name] == nil {
+                    if keepingPlaceholders, case .identifier(let name) = expr.kind, env.lookup(name) == nil {
                         text += "$(\(name))"
                         continue
                     }

@@ -1,7 +1,7 @@
 /// User functions, global functions, namespace functions, methods and document lookups.
 extension Evaluator {
     func evaluateCall(_ expr: Expr, _ name: String, _ arguments: [Expr], _ env: Environment) -> RuleOutcome {
-        if let target = ruleset.callTargets[expr.id], let function = ruleset.functions[target] {
+        if let function = ruleset.calledFunction(expr.id) {
             return callUserFunction(function, arguments, env, at: expr.id)
         }
         let values: [RuleValue]
@@ -37,18 +37,18 @@ extension Evaluator {
         callDepth += 1
         defer { callDepth -= 1 }
         let depth = min(function.scopeDepth, scopeEnvironments.count - 1)
-        var local = scopeEnvironments[max(0, depth)]
-        for (parameter, value) in zip(function.decl.parameters, values) {
-            local.variables[parameter.name] = value
+        let local = Environment(parent: scopeEnvironments[max(0, depth)], capacity: parameters.count + function.decl.bindings.count)
+        for (parameter, value) in zip(parameters, values) {
+            local.bind(parameter.name, value)
         }
         for binding in function.decl.bindings {
-            local.variables[binding.name] = evaluate(binding.value, local)
+            local.bind(binding.name, evaluate(binding.value, local))
         }
         return evaluate(function.decl.body, local)
     }
 
     func evaluateMethodCall(_ receiver: Expr, _ name: String, _ arguments: [Expr], _ env: Environment) -> RuleOutcome {
-        if case .identifier(let namespace) = receiver.kind, env.variables[namespace] == nil,
+        if case .identifier(let namespace) = receiver.kind, env.lookup(namespace) == nil,
            BuiltinFunctions.namespaces[namespace] != nil {
             return evaluateAll(arguments, env).flatMap { values in
                 if namespace == "firestore" { return lookup(name, values, at: receiver.id) }

@@ -14,10 +14,10 @@ extension Evaluator {
         if case .success(absorbing) = right { return right }
         switch (left, right) {
         case (.failure, _): return left
-        case (.success(let a), _) where a.typeName != "bool":
+        case (.success(let a), _) where !a.isBool:
             return .failure(RuleError("Unsupported operation error. Received: \(a.typeName) \(op) …; expected bool.", origin: lhs.id))
         case (_, .failure): return right
-        case (_, .success(let b)) where b.typeName != "bool":
+        case (_, .success(let b)) where !b.isBool:
             return .failure(RuleError("Unsupported operation error. Received: … \(op) \(b.typeName); expected bool.", origin: rhs.id))
         default: return right
         }

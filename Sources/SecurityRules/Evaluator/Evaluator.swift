@@ -1,10 +1,37 @@
 /// The result of evaluating an expression: a value, or an error value.
 typealias RuleOutcome = Result<RuleValue, RuleError>
 
-/// Variables visible to an expression; errors are stored as values (an unknown document ID
-/// binds its wildcard to a "Null value error").
-struct Environment {
-    var variables: [String: RuleOutcome]
+/// Variables visible to an expression: a frame of names and values over the frames that
+/// enclose it (globals, then the wildcards of each match block, then a function's parameters
+/// and `let` bindings). Errors are stored as values (an unknown document ID binds its
+/// wildcard to a "Null value error"). Frames are small, so a linear search beats hashing.
+final class Environment {
+    let parent: Environment?
+    private var bindings: [(name: String, value: RuleOutcome)] = []
+
+    init(parent: Environment?, capacity: Int = 0) {
+        self.parent = parent
+        if capacity > 0 { bindings.reserveCapacity(capacity) }
+    }
+
+    /// Binds a name in this frame, replacing an earlier binding of it in the same frame.
+    func bind(_ name: String, _ value: RuleOutcome) {
+        if let index = bindings.firstIndex(where: { $0.name == name }) {
+            bindings[index].value = value
+        } else {
+            bindings.append((name, value))
+        }
+    }
+
+    /// The innermost binding of a name.
+    func lookup(_ name: String) -> RuleOutcome? {
+        var frame: Environment? = self
+        while let current = frame {
+            for binding in current.bindings where binding.name == name { return binding.value }
+            frame = current.parent
+        }
+        return nil
+    }
 }
 
 /// Evaluates checked expressions for one decision, enforcing the per-request limits and
@@ -33,12 +60,13 @@ final class Evaluator {
     /// The environment at each match depth of the current path: index 0 holds the globals,
     /// index d adds the wildcards of the first d match blocks. Functions run in the
     /// environment of their declaration's depth.
-    var scopeEnvironments: [Environment] = [Environment(variables: [:])]
+    var scopeEnvironments: [Environment] = [Environment(parent: nil)]
 
     init(ruleset: Ruleset, dataSource: any RulesDataSource, ledger: RulesLookupLedger) {
         self.ruleset = ruleset
         self.dataSource = dataSource
         self.ledger = ledger
+        coverage.reserveCapacity(64)
     }
 
     func fail(limit message: String, at node: NodeID) -> RuleOutcome {
@@ -68,7 +96,7 @@ final class Evaluator {
         case .literal(let value):
             return .success(value)
         case .identifier(let name):
-            return env.variables[name] ?? .failure(RuleError("Variable '\(name)' is not defined."))
+            return env.lookup(name) ?? .failure(RuleError("Variable '\(name)' is not defined."))
         case .path(let segments):
             return evaluatePath(segments, env, keepingPlaceholders: false)
         case .list(let items):

@@ -50,6 +50,10 @@ package enum RuleValue: Sendable {
         }
     }
 
+    var isBool: Bool {
+        if case .bool = self { true } else { false }
+    }
+
     /// The number as a double, for ints and floats.
     var numericValue: Double? {
         switch self {

@@ -172,7 +172,7 @@ final class GoldenscriptRunner {
     private func coverageReport() -> [String] {
         guard let ruleset else { return ["no ruleset compiled"] }
         return ruleset.expressionSites.map { site in
-            let counts = coverage.counts[site.id] ?? RulesCoverage.Counts()
+            let counts = coverage[site.id]
             return "\(site.location) `\(site.text)` true=\(counts.trueCount) false=\(counts.falseCount) "
                 + "value=\(counts.valueCount) error=\(counts.errorCount)"
         }
