@@ -54,7 +54,10 @@ let package = Package(
         .target(name: "SecurityRules", swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
-            dependencies: ["FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "FirestoreModel", "FirestoreQuery",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: settings
         ),
         .target(

@@ -39,21 +39,34 @@ extension FirestoreEngine {
             let commitMicros = self.nextCommitMicros(after: last)
             try s.setMeta("last_commit", commitMicros)
             let commitTime = Timestamp(microseconds: commitMicros)
-            var originals: [ResourcePath: Document?] = [:]
-            var states: [ResourcePath: Document?] = [:]
+            // Each document the commit touches gets a slot, in the order it first appears:
+            // its state before the commit and as the writes so far leave it.
+            var slots: [ResourcePath: Int] = [:]
+            slots.reserveCapacity(writes.count)
             var order: [ResourcePath] = []
+            var originals: [Document?] = []
+            var states: [Document?] = []
+            var writeSlots: [Int] = []
+            writeSlots.reserveCapacity(writes.count)
             var results: [WriteResult] = []
+            results.reserveCapacity(writes.count)
             // With rules, as in the official emulator, a denial wins over a failed precondition:
             // the writes are judged as if their preconditions held, and the failure comes after.
             var failedPrecondition: FirestoreError?
             for write in writes {
-                if originals[write.key] == nil {
+                let slot: Int
+                if let known = slots[write.key] {
+                    slot = known
+                } else {
+                    slot = order.count
+                    slots[write.key] = slot
                     let doc = try s.document(write.key)
-                    originals[write.key] = .some(doc)
-                    states[write.key] = .some(doc)
                     order.append(write.key)
+                    originals.append(doc)
+                    states.append(doc)
                 }
-                let current = states[write.key] ?? nil
+                writeSlots.append(slot)
+                let current = states[slot]
                 do throws(FirestoreError) {
                     try WriteApplier.checkPrecondition(write, current: current, database: db)
                 } catch {
@@ -62,36 +75,42 @@ extension FirestoreEngine {
                 }
                 let outcome = try WriteApplier.applyIgnoringPrecondition(write, to: current, commitTime: commitTime)
                 if let doc = outcome.document { try WriteValidator.validateSize(doc, database: db) }
-                states[write.key] = .some(outcome.document)
+                states[slot] = outcome.document
                 results.append(WriteResult(updateTime: commitTime, transformResults: outcome.transformResults))
             }
             if let ruleset {
-                try Self.authorizeWrites(self, ruleset, writes: writes, originals: originals, final: states,
+                var before: [ResourcePath: Document?] = [:]
+                var after: [ResourcePath: Document?] = [:]
+                for (slot, key) in order.enumerated() {
+                    before[key] = .some(originals[slot])
+                    after[key] = .some(states[slot])
+                }
+                try Self.authorizeWrites(self, ruleset, writes: writes, originals: before, final: after,
                                          db: db, identity: identity, session: s, commitTime: commitTime, isBatch: isBatch)
             }
             if let failedPrecondition { throw failedPrecondition }
             // A write's result carries an update time only when its document exists after the
             // commit. A document the commit leaves exactly as it was keeps its version: no new
             // update time, nothing stored, no change for listeners (as Firestore does).
-            var unchanged: Set<ResourcePath> = []
-            for key in order {
-                if let before = originals[key] ?? nil, let after = states[key] ?? nil,
-                   Value.identical(before.fields, after.fields) {
-                    unchanged.insert(key)
-                    states[key] = .some(before)
+            var unchanged = [Bool](repeating: false, count: order.count)
+            for slot in order.indices {
+                if let before = originals[slot], let after = states[slot], Value.identical(before.fields, after.fields) {
+                    unchanged[slot] = true
+                    states[slot] = before
                 }
             }
-            for (i, write) in writes.enumerated() {
-                if (states[write.key] ?? nil) == nil {
+            for (i, slot) in writeSlots.enumerated() {
+                if states[slot] == nil {
                     results[i].updateTime = nil
-                } else if unchanged.contains(write.key), let before = originals[write.key] ?? nil {
+                } else if unchanged[slot], let before = originals[slot] {
                     results[i].updateTime = before.updateTime
                 }
             }
             var changes: [DocumentChange] = []
-            for key in order where !unchanged.contains(key) {
-                let before = originals[key] ?? nil
-                let after = states[key] ?? nil
+            changes.reserveCapacity(order.count)
+            for (slot, key) in order.enumerated() where !unchanged[slot] {
+                let before = originals[slot]
+                let after = states[slot]
                 if let after {
                     try s.put(after, previous: before, commitMicros: commitMicros)
                 } else if before != nil {
@@ -155,7 +174,7 @@ extension FirestoreEngine {
 
     /// Checks a write before it reaches storage: key, fields, mask and transforms.
     func validate(_ write: Write, in db: DatabaseID) throws(FirestoreError) {
-        let name = db.name(of: write.key)
+        var name: String { db.name(of: write.key) } // for messages only
         try PathValidation.validate(path: write.key, name: name)
         guard write.key.isDocument else {
             throw .invalidArgument("Document name \"\(name)\" must have an even number of path segments.")

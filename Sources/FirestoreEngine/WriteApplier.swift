@@ -19,7 +19,7 @@ package enum WriteApplier {
     /// Throws NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION or INVALID_ARGUMENT when the
     /// write's precondition does not hold for the current document.
     package static func checkPrecondition(_ write: Write, current: Document?, database: DatabaseID) throws(FirestoreError) {
-        let name = database.name(of: write.key)
+        var name: String { database.name(of: write.key) } // for messages only
         switch write.precondition {
         case .exists(true)? where current == nil:
             throw .notFound("No document to update: \(name)")

@@ -24,7 +24,7 @@ package struct DatabaseID: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Throws INVALID_ARGUMENT when the name is not below this form.
     package static func parse(resourceName name: String) throws(FirestoreError) -> (DatabaseID, ResourcePath) {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = name.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count >= 5, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents",
               !parts[1].isEmpty, !parts[3].isEmpty
         else {

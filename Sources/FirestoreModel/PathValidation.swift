@@ -6,15 +6,15 @@ package enum PathValidation {
     package static let maxDepth = 100
 
     /// Throws INVALID_ARGUMENT when a segment is not a valid document or collection ID.
-    package static func validate(segment: String, in name: String) throws(FirestoreError) {
+    package static func validate(segment: String, in name: @autoclosure () -> String) throws(FirestoreError) {
         if segment.isEmpty {
-            throw .invalidArgument("Document name \"\(name)\" has empty path segment.")
+            throw .invalidArgument("Document name \"\(name())\" has empty path segment.")
         }
         if segment == "." || segment == ".." {
-            throw .invalidArgument("Document name \"\(name)\" has invalid path segment \"\(segment)\"; \".\" and \"..\" are reserved.")
+            throw .invalidArgument("Document name \"\(name())\" has invalid path segment \"\(segment)\"; \".\" and \"..\" are reserved.")
         }
         if segment.utf8.count > maxIDBytes {
-            throw .invalidArgument("Document name \"\(name)\" has a path segment longer than \(maxIDBytes) bytes.")
+            throw .invalidArgument("Document name \"\(name())\" has a path segment longer than \(maxIDBytes) bytes.")
         }
         if isReserved(segment) {
             throw .invalidArgument("Resource id \"\(segment)\" is invalid because it is reserved.")
@@ -34,11 +34,11 @@ package enum PathValidation {
     }
 
     /// Validates every segment of a path and its depth.
-    package static func validate(path: ResourcePath, name: String) throws(FirestoreError) {
+    package static func validate(path: ResourcePath, name: @autoclosure () -> String) throws(FirestoreError) {
         if path.count > maxDepth * 2 {
             throw .invalidArgument("Key path is too long. Cannot exceed \(maxDepth) elements.")
         }
-        for s in path.segments { try validate(segment: s, in: name) }
+        for s in path.segments { try validate(segment: s, in: name()) }
     }
 
     /// Validates a full document name and returns its database and key.

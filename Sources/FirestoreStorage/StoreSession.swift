@@ -23,9 +23,12 @@ package struct StoreSession {
 
     /// The current document at `key`, or nil when it does not exist.
     package func document(_ key: ResourcePath) throws -> Document? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.path_key = ?"),
-                                   arguments: [Data(IndexKey.encode(path: key))])
-        return try row.map(Self.document(from:))
+        var statement = try RawStatement(db, "SELECT fields, create_time, update_time FROM document WHERE path_key = ?")
+        statement.bind(IndexKey.encode(path: key))
+        return try statement.first { row in
+            Document(key: key, fields: try ValueCodec.decodeFields(row.bytes(0)),
+                     createTime: Timestamp(microseconds: row.int64(1)), updateTime: Timestamp(microseconds: row.int64(2)))
+        }
     }
 
     /// The document at `key` as it was at `readTime` (microseconds), from history.
@@ -50,32 +53,57 @@ package struct StoreSession {
     /// Writes a document (insert or replace), maintaining its field index entries and history.
     package func put(_ document: Document, previous: Document?, commitMicros: Int64) throws {
         let key = document.key
-        let pathKey = Data(IndexKey.encode(path: key))
+        let pathKey = IndexKey.encode(path: key)
         if previous != nil {
-            try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+            try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
         }
         let parent = key.parent.description
         let collectionID = key.parent.lastSegment
-        let fields = Data(ValueCodec.encode(fields: document.fields))
+        let fields = ValueCodec.encode(fields: document.fields)
+        var existing: Int64?
+        if previous != nil {
+            var find = try RawStatement(db, "SELECT id FROM document WHERE path_key = ?")
+            find.bind(pathKey)
+            existing = try find.first { $0.int64(0) }
+        }
         let id: Int64
-        if previous != nil, let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM document WHERE path_key = ?"), arguments: [pathKey]) {
-            try execute("UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?",
-                        [fields, document.createTime.microseconds, document.updateTime.microseconds, existing])
-            try execute("DELETE FROM field_entry WHERE doc = ?", [existing])
+        if let existing {
+            var update = try RawStatement(db, "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?")
+            update.bind(fields)
+            update.bind(document.createTime.microseconds)
+            update.bind(document.updateTime.microseconds)
+            update.bind(existing)
+            try update.run()
+            var clear = try RawStatement(db, "DELETE FROM field_entry WHERE doc = ?")
+            clear.bind(existing)
+            try clear.run()
             id = existing
         } else {
-            try db.cachedStatement(sql: """
+            var insert = try RawStatement(db, """
                 INSERT INTO document (path, parent, collection_id, path_key, fields, create_time, update_time)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [key.description, parent, collectionID, pathKey, fields,
-                                         document.createTime.microseconds, document.updateTime.microseconds])
+                """)
+            insert.bind(key.description)
+            insert.bind(parent)
+            insert.bind(collectionID)
+            insert.bind(pathKey)
+            insert.bind(fields)
+            insert.bind(document.createTime.microseconds)
+            insert.bind(document.updateTime.microseconds)
+            try insert.run()
             id = db.lastInsertedRowID
         }
-        let insert = try db.cachedStatement(sql: """
+        var insert = try RawStatement(db, """
             INSERT INTO field_entry (doc, parent, collection_id, field, value, path_key) VALUES (?, ?, ?, ?, ?, ?)
             """)
         for (field, value) in FieldEntries.entries(of: document.fields) {
-            try insert.execute(arguments: [id, parent, collectionID, field, Data(value), pathKey])
+            insert.bind(id)
+            insert.bind(parent)
+            insert.bind(collectionID)
+            insert.bind(field)
+            insert.bind(value)
+            insert.bind(pathKey)
+            try insert.run()
         }
     }
 

@@ -105,7 +105,12 @@ actor LazyGRPCServer {
         if let started { return started.port }
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext,
-            config: .defaults { $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes })
+            config: .defaults {
+                $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes
+                // A window as large as the largest request, so that a big commit (a batch of
+                // 500 documents is ~100 KB) arrives without waiting on WINDOW_UPDATE round trips.
+                $0.http2.targetWindowSize = FirestoreGRPCLimits.maxRequestBytes
+            })
         let server = GRPCServer(transport: transport, services: [service])
         let task = Task { try await server.serve() }
         guard let port = try await transport.listeningAddress.ipv4?.port else {

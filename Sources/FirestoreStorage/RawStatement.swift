@@ -1,0 +1,104 @@
+import GRDB
+import GRDBSQLite
+
+/// A prepared statement run through SQLite's C API on the hot paths (point reads of a
+/// document, inserting documents and their field entries), where GRDB's argument boxing and
+/// its per-row column dictionaries cost more than SQLite itself.
+///
+/// The statement is GRDB's cached statement for its SQL, which only this type uses: the SQL
+/// carries a `/* raw */` marker so that GRDB's own calls never share it. Each run binds from
+/// parameter 1 up, steps, and resets, leaving the statement clean for the next run.
+struct RawStatement {
+    private let handle: SQLiteStatement
+    private let db: Database
+    private var index: Int32 = 1
+
+    init(_ db: Database, _ sql: String) throws {
+        self.db = db
+        handle = try db.cachedStatement(sql: sql + " /* raw */").sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    mutating func bind(_ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+        index += 1
+    }
+
+    mutating func bind(_ value: Int64?) {
+        if let value { bind(value) } else { bindNull() }
+    }
+
+    mutating func bind(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            // A zero-length blob must still be a blob, not NULL.
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
+        }
+        index += 1
+    }
+
+    mutating func bind(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress, utf8.count > 0 {
+                _ = base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(utf8.count), Self.transient)
+                }
+            } else {
+                _ = sqlite3_bind_text(handle, index, "", 0, Self.transient) // empty text, not NULL
+            }
+        }
+        index += 1
+    }
+
+    mutating func bindNull() {
+        sqlite3_bind_null(handle, index)
+        index += 1
+    }
+
+    private func failure(_ code: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+
+    /// Runs a statement that returns no rows; binding starts again at parameter 1.
+    mutating func run() throws {
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        index = 1
+        guard code == SQLITE_DONE else { throw failure(code) }
+    }
+
+    /// Runs a query and reads its first row, if any, with `read`.
+    func first<T>(_ read: (Row) throws -> T) throws -> T? {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return try read(Row(handle))
+        case SQLITE_DONE: return nil
+        case let code: throw failure(code)
+        }
+    }
+
+    /// Column access on the current row.
+    struct Row {
+        let handle: SQLiteStatement
+        init(_ handle: SQLiteStatement) { self.handle = handle }
+
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+        func bytes(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let base = sqlite3_column_blob(handle, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: base, count: count))
+        }
+        func text(_ column: Int32) -> String {
+            guard let base = sqlite3_column_text(handle, column) else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+        }
+    }
+}
