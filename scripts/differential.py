@@ -55,39 +55,48 @@ VERSION_RE = re.compile(r"(?<!\d)\d{16}(?!\d)")
 # Corpus loading
 
 
-def corpus_files(only_files=None):
-    files = sorted(glob.glob(os.path.join(CORPUS_DIR, "*.json")))
+def corpus_files(only_files=None, corpus_dir=CORPUS_DIR):
+    files = sorted(glob.glob(os.path.join(corpus_dir, "*.json")))
     if only_files:
         wanted = {f if f.endswith(".json") else f + ".json" for f in only_files}
         files = [f for f in files if os.path.basename(f) in wanted]
     return files
 
 
-def load_corpus(only_files=None):
-    """Returns [(path, cases)] and checks ids are unique."""
+def load_corpus(only_files=None, corpus_dir=CORPUS_DIR, list_key="steps", project=None, check_case=None):
+    """Returns [(path, cases)]: every case has an id and a list under `list_key`, ids are unique
+    and map to distinct projects; `check_case(path, case)` may reject a case further."""
+    project = project or project_id
     out, seen, projects = [], {}, {}
-    for path in corpus_files(only_files):
+    for path in corpus_files(only_files, corpus_dir):
         with open(path, encoding="utf-8") as fh:
             cases = json.load(fh)
         if not isinstance(cases, list):
             raise SystemExit(f"{path}: top level must be a list of cases")
         for case in cases:
             cid = case.get("id")
-            if not cid or not isinstance(case.get("steps"), list):
-                raise SystemExit(f"{path}: every case needs an id and a list of steps")
+            if not cid or not isinstance(case.get(list_key), list):
+                raise SystemExit(f"{path}: every case needs an id and a list of {list_key}")
             if cid in seen:
                 raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
             seen[cid] = path
-            proj = project_id(cid)
+            proj = project(cid)
             if projects.setdefault(proj, cid) != cid:
                 raise SystemExit(f"case ids {cid!r} and {projects[proj]!r} map to the same project {proj}")
+            if check_case:
+                check_case(path, case)
         out.append((path, cases))
     return out
 
 
-def project_id(case_id: str) -> str:
+def project_slug(prefix: str, case_id: str) -> str:
+    """A project ID for a case: its id lower-cased with runs of other characters as one '-'."""
     p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
-    return "diff-" + re.sub(r"-{2,}", "-", p)
+    return prefix + re.sub(r"-{2,}", "-", p)
+
+
+def project_id(case_id: str) -> str:
+    return project_slug("diff-", case_id)
 
 
 # ---------------------------------------------------------------------------

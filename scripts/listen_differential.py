@@ -37,7 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASE_DIR = os.path.join(ROOT, "fixtures", "differential", "listen")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from differential import OfficialEmulator, load_known, write_cases  # noqa: E402  (same directory)
+from differential import OfficialEmulator, load_known, project_slug, select_cases, write_cases  # noqa: E402  (same directory)
 from sdk_differential import _token_credentials_class, id_token  # noqa: E402
 
 try:
@@ -93,17 +93,8 @@ def load_cases():
     return out
 
 
-def select(corpus, args):
-    for path, cases in corpus:
-        for case in cases:
-            if args.case and not any(c in case["id"] for c in args.case):
-                continue
-            yield path, case
-
-
 def project_id(case_id):
-    p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
-    return "ldiff-" + re.sub(r"-{2,}", "-", p)
+    return project_slug("ldiff-", case_id)
 
 
 TokenCredentials = _token_credentials_class()
@@ -636,7 +627,7 @@ def compare_case(case, expect, got):
 
 def compare_all(target, args, expected_for):
     corpus = load_cases()
-    cases = list(select(corpus, args))
+    cases = list(select_cases(corpus, args))
     known = load_known(getattr(args, "known", None))
     if not target.reachable():
         print(f"0 passed, {len(cases)} failed")

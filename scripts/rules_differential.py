@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import glob
 import json
 import os
 import re
@@ -28,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import differential  # noqa: E402
 from differential import (  # noqa: E402  (shared helpers of the REST harness)
     OfficialEmulator,
     compact,
@@ -36,6 +36,8 @@ from differential import (  # noqa: E402  (shared helpers of the REST harness)
     http,
     load_known,
     normalise,
+    project_slug,
+    select_cases,
     substitute,
     target_reachable,
     write_cases,
@@ -107,49 +109,18 @@ def who_label(who):
 # Corpus
 
 
-def corpus_files(only_files=None):
-    files = sorted(glob.glob(os.path.join(CORPUS_DIR, "*.json")))
-    if only_files:
-        wanted = {f if f.endswith(".json") else f + ".json" for f in only_files}
-        files = [f for f in files if os.path.basename(f) in wanted]
-    return files
-
-
 def project_id(case_id: str) -> str:
-    p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
-    return "rules-" + re.sub(r"-{2,}", "-", p)
+    return project_slug("rules-", case_id)
+
+
+def check_steps(path, case):
+    for i, step in enumerate(case["steps"]):
+        if "as" not in step or "method" not in step or "path" not in step:
+            raise SystemExit(f"{path}: case {case['id']} step {i + 1} needs `as`, `method` and `path`")
 
 
 def load_corpus(only_files=None):
-    out, seen, projects = [], {}, {}
-    for path in corpus_files(only_files):
-        with open(path, encoding="utf-8") as fh:
-            cases = json.load(fh)
-        if not isinstance(cases, list):
-            raise SystemExit(f"{path}: top level must be a list of cases")
-        for case in cases:
-            cid = case.get("id")
-            if not cid or not isinstance(case.get("steps"), list):
-                raise SystemExit(f"{path}: every case needs an id and a list of steps")
-            if cid in seen:
-                raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
-            seen[cid] = path
-            proj = project_id(cid)
-            if projects.setdefault(proj, cid) != cid:
-                raise SystemExit(f"case ids {cid!r} and {projects[proj]!r} map to the same project {proj}")
-            for i, step in enumerate(case["steps"]):
-                if "as" not in step or "method" not in step or "path" not in step:
-                    raise SystemExit(f"{path}: case {cid} step {i + 1} needs `as`, `method` and `path`")
-        out.append((path, cases))
-    return out
-
-
-def select_cases(corpus, args):
-    for path, cases in corpus:
-        for case in cases:
-            if args.case and not any(c in case["id"] for c in args.case):
-                continue
-            yield path, case
+    return differential.load_corpus(only_files, CORPUS_DIR, "steps", project_id, check_steps)
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import base64
 import datetime as dt
-import glob
 import json
 import math
 import os
@@ -36,7 +35,8 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from differential import OfficialEmulator as RESTOfficialEmulator, http, load_known, write_cases  # noqa: E402
+import differential  # noqa: E402
+from differential import OfficialEmulator as RESTOfficialEmulator, http, load_known, project_slug, select_cases, write_cases  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "sdk")
@@ -63,38 +63,12 @@ def _import_sdk():
 # Corpus
 
 
-def corpus_files(only_files=None):
-    files = sorted(glob.glob(os.path.join(CORPUS_DIR, "*.json")))
-    if only_files:
-        wanted = {f if f.endswith(".json") else f + ".json" for f in only_files}
-        files = [f for f in files if os.path.basename(f) in wanted]
-    return files
-
-
 def load_corpus(only_files=None):
-    out, seen, projects = [], {}, {}
-    for path in corpus_files(only_files):
-        with open(path, encoding="utf-8") as fh:
-            cases = json.load(fh)
-        if not isinstance(cases, list):
-            raise SystemExit(f"{path}: top level must be a list of cases")
-        for case in cases:
-            cid = case.get("id")
-            if not cid or not isinstance(case.get("ops"), list):
-                raise SystemExit(f"{path}: every case needs an id and a list of ops")
-            if cid in seen:
-                raise SystemExit(f"duplicate case id {cid!r} in {path} and {seen[cid]}")
-            seen[cid] = path
-            proj = project_id(cid)
-            if projects.setdefault(proj, cid) != cid:
-                raise SystemExit(f"case ids {cid!r} and {projects[proj]!r} map to the same project {proj}")
-        out.append((path, cases))
-    return out
+    return differential.load_corpus(only_files, CORPUS_DIR, "ops", project_id)
 
 
 def project_id(case_id: str) -> str:
-    p = re.sub(r"[^a-z0-9-]+", "-", case_id.lower()).strip("-")
-    return ("sdk-" + re.sub(r"-{2,}", "-", p))[:60].rstrip("-")
+    return project_slug("sdk-", case_id)[:60].rstrip("-")
 
 
 
@@ -792,14 +766,6 @@ def report_case(case, results, expected, prefix):
             )
     return ok
 
-
-
-def select_cases(corpus, args):
-    for path, cases in corpus:
-        for case in cases:
-            if args.case and not any(c in case["id"] for c in args.case):
-                continue
-            yield path, case
 
 
 def target_of(args):
