@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery"], swiftSettings: settings),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
-        .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage"], swiftSettings: settings),
+        .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: settings),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "SecurityRules"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreWebSocketTests",

@@ -76,9 +76,12 @@ package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// The canonical string: segments joined by dots, quoted where needed.
     package var canonical: String {
-        segments.map { s in
-            Self.isSimple(s) ? s : "`" + s.replacingAll("\\", with: "\\\\").replacingAll("`", with: "\\`") + "`"
-        }.joined(separator: ".")
+        segments.map(Self.canonical(segment:)).joined(separator: ".")
+    }
+
+    /// One segment as the canonical string writes it: as is when simple, else in backticks.
+    package static func canonical(segment s: String) -> String {
+        isSimple(s) ? s : "`" + s.replacingAll("\\", with: "\\\\").replacingAll("`", with: "\\`") + "`"
     }
 
     package var description: String { canonical }

@@ -105,6 +105,37 @@ package final class DocumentStore: Sendable {
                 CREATE INDEX field_by_group ON field_entry(collection_id, field, value, path_key);
                 """)
         }
+        m.registerMigration("v4-field-entries-by-value") { db in
+            // Field entries keyed by the collection index itself, (parent, field, value, path),
+            // with one more index for collection groups, holding only nested collections (a
+            // top-level collection is its own group's top-level part): one or two B-trees per
+            // entry instead of three. The documents' group index holds only nested ones too. A document's entries are found from its fields, not by
+            // document ID. The entries are rebuilt from the documents by the code that
+            // maintains them.
+            try db.execute(sql: """
+                DROP TABLE field_entry;
+                CREATE TABLE field_entry (
+                    parent TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    path_key BLOB NOT NULL,
+                    collection_id TEXT NOT NULL,
+                    doc INTEGER NOT NULL,
+                    PRIMARY KEY (parent, field, value, path_key)
+                ) WITHOUT ROWID;
+                CREATE INDEX field_by_group ON field_entry(collection_id, field, value, path_key, doc)
+                    WHERE parent <> collection_id;
+                DROP INDEX document_by_group;
+                CREATE INDEX document_by_group ON document(collection_id, path_key) WHERE parent <> collection_id;
+                """)
+            let session = StoreSession(db: db)
+            let documents = try Row.fetchCursor(db, sql: "SELECT id, path, parent, collection_id, path_key, fields FROM document")
+            while let row = try documents.next() {
+                let fields = try ValueCodec.decodeFields(Array(row[5] as Data))
+                try session.insertEntries(FieldEntries.entries(of: fields), doc: row[0], parent: row[2], collectionID: row[3],
+                                          pathKey: Array(row[4] as Data))
+            }
+        }
         return m
     }
 

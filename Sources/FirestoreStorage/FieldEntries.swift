@@ -5,16 +5,20 @@ import FirestoreModel
 enum FieldEntries {
     static func entries(of fields: [String: Value]) -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
-        collect(fields, prefix: [], into: &out)
+        out.reserveCapacity(fields.count)
+        collect(fields, prefix: "", depth: 1, into: &out)
         return out
     }
 
-    private static func collect(_ fields: [String: Value], prefix: [String], into out: inout [(String, [UInt8])]) {
+    /// `prefix` is the canonical path of the map holding `fields` ("" for the document), at
+    /// nesting `depth`.
+    private static func collect(_ fields: [String: Value], prefix: String, depth: Int, into out: inout [(String, [UInt8])]) {
         for (name, value) in fields {
-            let path = prefix + [name]
-            out.append((FieldPath(path).canonical, IndexKey.encode(value)))
-            if case .map(let m) = value, !Value.isVector(m), path.count < DocumentSize.maxNestingDepth {
-                collect(m, prefix: path, into: &out)
+            let segment = FieldPath.canonical(segment: name)
+            let path = prefix.isEmpty ? segment : prefix + "." + segment
+            out.append((path, IndexKey.encode(value)))
+            if case .map(let m) = value, !Value.isVector(m), depth < DocumentSize.maxNestingDepth {
+                collect(m, prefix: path, depth: depth + 1, into: &out)
             }
         }
     }

@@ -27,7 +27,7 @@ package enum IndexKey {
             out.append(contentsOf: [0x00, 0x00])
             appendInt64(n, to: &out)
         }
-        appendEscaped(Array(segment.utf8), to: &out)
+        appendEscaped(segment.utf8, to: &out)
     }
 
     /// The smallest key greater than every key that starts with `prefix`.
@@ -54,7 +54,7 @@ package enum IndexKey {
             appendUInt32(UInt32(bitPattern: t.nanos), to: &out)
         case .string(let s):
             out.append(0x50)
-            appendEscaped(Array(s.utf8), to: &out)
+            appendEscaped(s.utf8, to: &out)
         case .bytes(let b):
             out.append(0x60)
             appendEscaped(b, to: &out)
@@ -82,7 +82,7 @@ package enum IndexKey {
             }
             out.append(0xA0)
             for k in m.keys.sorted(by: utf8Less) {
-                appendEscaped(Array(k.utf8), to: &out)
+                appendEscaped(k.utf8, to: &out)
                 append(m[k]!, to: &out)
             }
             out.append(contentsOf: [0x00, 0x00])
@@ -118,11 +118,19 @@ package enum IndexKey {
     }
 
     /// Bytes with 0x00 escaped as 0x00 0xFF, terminated by 0x00 0x01.
-    static func appendEscaped(_ bytes: [UInt8], to out: inout [UInt8]) {
+    static func appendEscaped<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
+        let copied = bytes.withContiguousStorageIfAvailable { buffer in
+            // Most text holds no 0x00: copy it whole.
+            if !buffer.contains(0) { out.append(contentsOf: buffer) } else { appendEscaping(buffer, to: &out) }
+        }
+        if copied == nil { appendEscaping(bytes, to: &out) }
+        out.append(contentsOf: [0x00, 0x01])
+    }
+
+    private static func appendEscaping<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
         for b in bytes {
             out.append(b)
             if b == 0 { out.append(0xFF) }
         }
-        out.append(contentsOf: [0x00, 0x01])
     }
 }

@@ -42,6 +42,18 @@ struct QueryPlan {
             }
         }
 
+        /// The rows of `table` (documents `d` or field entries `f`) a query over this scope ranges
+        /// over, as one or two conditions with their arguments. A collection group at the root
+        /// is two: its top-level collection (by parent) and its nested collections (the group
+        /// index, which holds only rows of nested collections: a top-level collection's rows
+        /// are in the by-parent index already).
+        func arms(_ table: String) -> [(String, StatementArguments)] {
+            guard column == "collection_id" else { return [(documentCondition(table), arguments)] }
+            let nested = "\(table).collection_id = ? AND \(table).parent <> \(table).collection_id"
+            if extra.isEmpty { return [("\(table).parent = ?", arguments), (nested, arguments)] }
+            return [(nested + " AND " + extra.replacingOccurrences(of: "path_key", with: "\(table).path_key"), arguments)]
+        }
+
         func documentCondition(_ table: String) -> String {
             var parts: [String] = []
             if !column.isEmpty { parts.append("\(table).\(column) = ?") }
@@ -70,8 +82,8 @@ struct QueryPlan {
         let endValue = query.endAt?.values.first
         let (lowerCursor, upperCursor) = first.direction == .ascending ? (startValue, endValue) : (endValue, startValue)
         if first.field.isDocumentName {
-            var conditions = [scope.documentCondition("d")]
-            var args = scope.arguments
+            var conditions: [String] = []
+            var args: StatementArguments = []
             if case .reference(let name)? = lowerCursor, let key = Self.key(name) {
                 conditions.append("d.path_key >= ?")
                 args += [Data(IndexKey.encode(path: key))]
@@ -81,15 +93,19 @@ struct QueryPlan {
                 args += [Data(IndexKey.encode(path: key))]
             }
             for (field, value) in probes {
-                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.doc = d.id AND e.field = ? AND e.value = ?)")
+                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = d.parent AND e.field = ? AND e.value = ? AND e.path_key = d.path_key)")
                 args += [field, value]
             }
-            sql = "SELECT \(StoreSession.columns) FROM document d WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.path_key \(direction)"
-            arguments = args
+            // Two arms are merged in order (SQLite's MERGE of sorted scans, no sort).
+            let arms = scope.arms("d")
+            sql = arms.map { arm, _ in
+                "SELECT \(StoreSession.columns), d.path_key FROM document d WHERE \(([arm] + conditions).joined(separator: " AND "))"
+            }.joined(separator: " UNION ALL ") + " ORDER BY 5 \(direction)"
+            arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
             drivesByField = false
         } else {
-            var conditions = [scope.documentCondition("f"), "f.field = ?"]
-            var args = scope.arguments + [first.field.canonical]
+            var conditions = ["f.field = ?"]
+            var args: StatementArguments = [first.field.canonical]
             if let lowerCursor {
                 conditions.append("f.value >= ?")
                 args += [Data(IndexKey.encode(lowerCursor))]
@@ -99,15 +115,16 @@ struct QueryPlan {
                 args += [Data(IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor)))]
             }
             for (field, value) in probes {
-                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.doc = f.doc AND e.field = ? AND e.value = ?)")
+                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = f.parent AND e.field = ? AND e.value = ? AND e.path_key = f.path_key)")
                 args += [field, value]
             }
             // Only index columns here: each candidate's document is loaded after the probes pass.
-            sql = """
-                SELECT f.doc, f.value FROM field_entry f
-                WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.value \(direction), f.path_key \(direction)
-                """
-            arguments = args
+            // Two arms are merged in order (SQLite's MERGE of sorted scans, no sort).
+            let arms = scope.arms("f")
+            sql = arms.map { arm, _ in
+                "SELECT f.doc, f.value, f.path_key FROM field_entry f WHERE \(arm) AND \(conditions.joined(separator: " AND "))"
+            }.joined(separator: " UNION ALL ") + " ORDER BY 2 \(direction), 3 \(direction)"
+            arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
             drivesByField = true
         }
     }

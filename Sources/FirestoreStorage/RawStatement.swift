@@ -1,23 +1,56 @@
 import GRDB
 import GRDBSQLite
 
+/// The statements Hearth runs through ``RawStatement``.
+///
+/// Each carries a `/* raw */` marker so that GRDB's own calls never share its cached statement.
+enum RawSQL: Int, CaseIterable {
+    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry
+
+    var text: String {
+        let sql = switch self {
+        case .readDocument: "SELECT fields, create_time, update_time FROM document WHERE path_key = ?"
+        case .findDocumentID: "SELECT id FROM document WHERE path_key = ?"
+        case .insertDocument:
+            "INSERT OR FAIL INTO document (path, parent, collection_id, path_key, fields, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        case .updateDocument: "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?"
+        case .deleteDocument: "DELETE FROM document WHERE path_key = ?"
+        case .insertEntry: "INSERT OR FAIL INTO field_entry (parent, field, value, path_key, collection_id, doc) VALUES (?, ?, ?, ?, ?, ?)"
+        case .deleteEntry: "DELETE FROM field_entry WHERE parent = ? AND field = ? AND value = ? AND path_key = ?"
+        }
+        return sql + " /* raw */"
+    }
+}
+
+/// The raw statements one session has used, so that a commit of many documents looks each up
+/// in GRDB's statement cache (hashing its SQL) once rather than once per document.
+final class RawStatementCache {
+    private var statements: [Statement?] = Array(repeating: nil, count: RawSQL.allCases.count)
+
+    func handle(_ sql: RawSQL, in db: Database) throws -> SQLiteStatement {
+        if let known = statements[sql.rawValue] { return known.sqliteStatement }
+        let statement = try db.cachedStatement(sql: sql.text)
+        statements[sql.rawValue] = statement
+        return statement.sqliteStatement
+    }
+}
+
 /// A prepared statement run through SQLite's C API on the hot paths (point reads of a
-/// document, inserting documents and their field entries), where GRDB's argument boxing and
+/// document, writing documents and their field entries), where GRDB's argument boxing and
 /// its per-row column dictionaries cost more than SQLite itself.
 ///
-/// The statement is GRDB's cached statement for its SQL, which only this type uses: the SQL
-/// carries a `/* raw */` marker so that GRDB's own calls never share it. Each run binds from
-/// parameter 1 up, steps, and resets, leaving the statement clean for the next run.
+/// The statement is GRDB's cached statement for its SQL (see ``RawSQL``). Each run binds every
+/// parameter from 1 up, steps, and resets; bindings are not cleared, since the next run binds
+/// them all again.
 struct RawStatement {
     private let handle: SQLiteStatement
     private let db: Database
     private var index: Int32 = 1
 
-    init(_ db: Database, _ sql: String) throws {
-        self.db = db
-        handle = try db.cachedStatement(sql: sql + " /* raw */").sqliteStatement
+    init(_ session: StoreSession, _ sql: RawSQL) throws {
+        db = session.db
+        handle = try session.statements.handle(sql, in: db)
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -66,17 +99,13 @@ struct RawStatement {
     mutating func run() throws {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         index = 1
         guard code == SQLITE_DONE else { throw failure(code) }
     }
 
     /// Runs a query and reads its first row, if any, with `read`.
     func first<T>(_ read: (Row) throws -> T) throws -> T? {
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
+        defer { sqlite3_reset(handle) }
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return try read(Row(handle))
         case SQLITE_DONE: return nil

@@ -40,13 +40,15 @@ extension StoreSession {
     package func runQuery(_ query: Query, at readTime: Int64) throws -> [Document] {
         let scope = QueryPlan.Scope(query: query)
         var states: [Data: Document?] = [:]
-        let current = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), d.path_key FROM document d WHERE \(scope.documentCondition("d"))",
-                                          arguments: scope.arguments)
-        while let row = try current.next() {
-            let key: Data = row[4]
-            let doc = try Self.document(from: row)
-            // Created after the read time (and never replaced since): missing then.
-            states[key] = doc.createTime.microseconds <= readTime ? doc : Document?.none
+        for (condition, arguments) in scope.arms("d") {
+            let current = try Row.fetchCursor(db, sql: "SELECT \(Self.columns), d.path_key FROM document d WHERE \(condition)",
+                                              arguments: arguments)
+            while let row = try current.next() {
+                let key: Data = row[4]
+                let doc = try Self.document(from: row)
+                // Created after the read time (and never replaced since): missing then.
+                states[key] = doc.createTime.microseconds <= readTime ? doc : Document?.none
+            }
         }
         let past = try Row.fetchCursor(db, sql: """
             SELECT h.path, h.fields, h.create_time, h.update_time, h.path_key FROM history h

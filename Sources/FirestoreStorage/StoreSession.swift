@@ -5,6 +5,7 @@ package import GRDB
 /// Document operations on one open SQLite transaction.
 package struct StoreSession {
     package let db: Database
+    let statements = RawStatementCache()
 
     package init(db: Database) { self.db = db }
 
@@ -23,7 +24,7 @@ package struct StoreSession {
 
     /// The current document at `key`, or nil when it does not exist.
     package func document(_ key: ResourcePath) throws -> Document? {
-        var statement = try RawStatement(db, "SELECT fields, create_time, update_time FROM document WHERE path_key = ?")
+        var statement = try RawStatement(self, .readDocument)
         statement.bind(IndexKey.encode(path: key))
         return try statement.first { row in
             Document(key: key, fields: try ValueCodec.decodeFields(row.bytes(0)),
@@ -51,38 +52,41 @@ package struct StoreSession {
     }
 
     /// Writes a document (insert or replace), maintaining its field index entries and history.
+    ///
+    /// `previous` must be the document's current state (nil when it does not exist): the field
+    /// entries to remove are computed from it, and only those that change are touched.
     package func put(_ document: Document, previous: Document?, commitMicros: Int64) throws {
         let key = document.key
         let pathKey = IndexKey.encode(path: key)
-        if previous != nil {
-            try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
-        }
         let parent = key.parent.description
         let collectionID = key.parent.lastSegment
         let fields = ValueCodec.encode(fields: document.fields)
-        var existing: Int64?
-        if previous != nil {
-            var find = try RawStatement(db, "SELECT id FROM document WHERE path_key = ?")
+        var entries = FieldEntries.entries(of: document.fields)
+        var id: Int64?
+        if let previous {
+            try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
+            var find = try RawStatement(self, .findDocumentID)
             find.bind(pathKey)
-            existing = try find.first { $0.int64(0) }
+            id = try find.first { $0.int64(0) }
+            if let id {
+                var update = try RawStatement(self, .updateDocument)
+                update.bind(fields)
+                update.bind(document.createTime.microseconds)
+                update.bind(document.updateTime.microseconds)
+                update.bind(id)
+                try update.run()
+                // Entries the new version shares with the previous one stay; the others go.
+                var stale = Dictionary(FieldEntries.entries(of: previous.fields), uniquingKeysWith: { first, _ in first })
+                entries.removeAll { field, value in
+                    guard stale[field] == value else { return false }
+                    stale[field] = nil
+                    return true
+                }
+                try deleteEntries(stale.map { ($0.key, $0.value) }, parent: parent, pathKey: pathKey)
+            }
         }
-        let id: Int64
-        if let existing {
-            var update = try RawStatement(db, "UPDATE document SET fields = ?, create_time = ?, update_time = ? WHERE id = ?")
-            update.bind(fields)
-            update.bind(document.createTime.microseconds)
-            update.bind(document.updateTime.microseconds)
-            update.bind(existing)
-            try update.run()
-            var clear = try RawStatement(db, "DELETE FROM field_entry WHERE doc = ?")
-            clear.bind(existing)
-            try clear.run()
-            id = existing
-        } else {
-            var insert = try RawStatement(db, """
-                INSERT INTO document (path, parent, collection_id, path_key, fields, create_time, update_time)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
+        if id == nil {
+            var insert = try RawStatement(self, .insertDocument)
             insert.bind(key.description)
             insert.bind(parent)
             insert.bind(collectionID)
@@ -93,29 +97,45 @@ package struct StoreSession {
             try insert.run()
             id = db.lastInsertedRowID
         }
-        var insert = try RawStatement(db, """
-            INSERT INTO field_entry (doc, parent, collection_id, field, value, path_key) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        for (field, value) in FieldEntries.entries(of: document.fields) {
-            insert.bind(id)
+        try insertEntries(entries, doc: id!, parent: parent, collectionID: collectionID, pathKey: pathKey)
+    }
+
+    /// Adds field index entries of the document with row `doc`.
+    func insertEntries(_ entries: [(String, [UInt8])], doc: Int64, parent: String, collectionID: String, pathKey: [UInt8]) throws {
+        guard !entries.isEmpty else { return }
+        var insert = try RawStatement(self, .insertEntry)
+        for (field, value) in entries {
             insert.bind(parent)
-            insert.bind(collectionID)
             insert.bind(field)
             insert.bind(value)
             insert.bind(pathKey)
+            insert.bind(collectionID)
+            insert.bind(doc)
             try insert.run()
         }
     }
 
-    /// Deletes the document at `key` when it exists.
+    private func deleteEntries(_ entries: [(String, [UInt8])], parent: String, pathKey: [UInt8]) throws {
+        guard !entries.isEmpty else { return }
+        var delete = try RawStatement(self, .deleteEntry)
+        for (field, value) in entries {
+            delete.bind(parent)
+            delete.bind(field)
+            delete.bind(value)
+            delete.bind(pathKey)
+            try delete.run()
+        }
+    }
+
+    /// Deletes the document at `key`; `previous` is its current state (nil: nothing to delete).
     package func delete(_ key: ResourcePath, previous: Document?, commitMicros: Int64) throws {
         guard let previous else { return }
-        let pathKey = Data(IndexKey.encode(path: key))
-        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM document WHERE path_key = ?"), arguments: [pathKey]) {
-            try execute("DELETE FROM field_entry WHERE doc = ?", [id])
-            try execute("DELETE FROM document WHERE id = ?", [id])
-        }
+        let pathKey = IndexKey.encode(path: key)
+        try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
+        try deleteEntries(FieldEntries.entries(of: previous.fields), parent: key.parent.description, pathKey: pathKey)
+        var delete = try RawStatement(self, .deleteDocument)
+        delete.bind(pathKey)
+        try delete.run()
     }
 
     /// Keeps the state a document had before a commit, for reads at an earlier time.
