@@ -41,12 +41,31 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
     /// SDKs use for the bounds of collection scans (`recursive_delete`).
     package static func numericID<S: StringProtocol>(_ segment: S) -> Int64? {
         let utf8 = segment.utf8
-        guard utf8.count > 6, utf8.starts(with: "__id".utf8), utf8.reversed().starts(with: "__".utf8) else { return nil }
-        let digits = segment.dropFirst(4).dropLast(2)
-        guard let first = digits.utf8.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
-            return nil
+        // Native strings hand out their bytes directly; others are copied once.
+        if let known = utf8.withContiguousStorageIfAvailable(numericID(bytes:)) { return known }
+        return Array(utf8).withUnsafeBufferPointer(numericID(bytes:))
+    }
+
+    private static func numericID(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let underscore = UInt8(ascii: "_"), n = b.count
+        guard n > 6, b[0] == underscore, b[1] == underscore, b[2] == UInt8(ascii: "i"), b[3] == UInt8(ascii: "d"),
+              b[n - 1] == underscore, b[n - 2] == underscore else { return nil }
+        var i = 4
+        let negative = b[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < n - 2 else { return nil }
+        // Accumulate toward the sign so that Int64.min parses; overflow means no numeric ID.
+        var value: Int64 = 0
+        while i < n - 2 {
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(Int64(d)) : times10.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            value = next
+            i += 1
         }
-        return Int64(digits)
+        return value
     }
 
     /// Segment order: numeric IDs first, by value; then every other segment by UTF-8 bytes.

@@ -9,18 +9,18 @@ extension WireCodec {
     /// Throws when no kind is set, when `null_value` holds a number outside `NullValue`, for
     /// out-of-range timestamps, and for the pipeline-expression kinds (field and variable
     /// references, functions, pipelines), which are not document data.
-    package static func decodeValue(_ wire: Google_Firestore_V1_Value, at: String) throws(FirestoreError) -> Value {
+    package static func decodeValue(_ wire: Google_Firestore_V1_Value, at: @autoclosure () -> String) throws(FirestoreError) -> Value {
         guard let kind = wire.valueType else {
-            throw bad(at, "a value must set exactly one of its kinds (e.g. string_value); none was set.")
+            throw bad(at(), "a value must set exactly one of its kinds (e.g. string_value); none was set.")
         }
         switch kind {
         case .nullValue(let n):
-            guard n == .nullValue else { throw bad("\(at).null_value", "\(n.rawValue) is not a null value.") }
+            guard n == .nullValue else { throw bad("\(at()).null_value", "\(n.rawValue) is not a null value.") }
             return .null
         case .booleanValue(let b): return .boolean(b)
         case .integerValue(let i): return .integer(i)
         case .doubleValue(let d): return .double(d)
-        case .timestampValue(let t): return .timestamp(try decodeTimestamp(t, at: "\(at).timestamp_value"))
+        case .timestampValue(let t): return .timestamp(try decodeTimestamp(t, at: "\(at()).timestamp_value"))
         case .stringValue(let s): return .string(s)
         case .bytesValue(let b): return .bytes([UInt8](b))
         case .referenceValue(let r): return .reference(r)
@@ -28,18 +28,18 @@ extension WireCodec {
         case .arrayValue(let a):
             var out: [Value] = []
             out.reserveCapacity(a.values.count)
-            for (i, v) in a.values.enumerated() { out.append(try decodeValue(v, at: "\(at).array_value.values[\(i)]")) }
+            for (i, v) in a.values.enumerated() { out.append(try decodeValue(v, at: "\(at()).array_value.values[\(i)]")) }
             return .array(out)
         case .mapValue(let m):
-            return .map(try decodeFields(m.fields, at: "\(at).map_value.fields"))
+            return .map(try decodeFields(m.fields, at: "\(at()).map_value.fields"))
         case .fieldReferenceValue:
-            throw pipelineOnly("field_reference_value", at: at)
+            throw pipelineOnly("field_reference_value", at: at())
         case .variableReferenceValue:
-            throw pipelineOnly("variable_reference_value", at: at)
+            throw pipelineOnly("variable_reference_value", at: at())
         case .functionValue:
-            throw pipelineOnly("function_value", at: at)
+            throw pipelineOnly("function_value", at: at())
         case .pipelineValue:
-            throw pipelineOnly("pipeline_value", at: at)
+            throw pipelineOnly("pipeline_value", at: at())
         }
     }
 
@@ -48,10 +48,10 @@ extension WireCodec {
     }
 
     /// A map of wire values (document fields, map values) as model values.
-    package static func decodeFields(_ fields: [String: Google_Firestore_V1_Value], at: String) throws(FirestoreError) -> [String: Value] {
+    package static func decodeFields(_ fields: [String: Google_Firestore_V1_Value], at: @autoclosure () -> String) throws(FirestoreError) -> [String: Value] {
         var out: [String: Value] = [:]
         out.reserveCapacity(fields.count)
-        for (k, v) in fields { out[k] = try decodeValue(v, at: "\(at)[\(k)].value") }
+        for (k, v) in fields { out[k] = try decodeValue(v, at: "\(at())[\(k)].value") }
         return out
     }
 
@@ -109,12 +109,12 @@ extension WireCodec {
     ///
     /// Create and update times are set by the server and absent from requests; absent ones read
     /// as the Unix epoch.
-    package static func decodeDocument(_ wire: Google_Firestore_V1_Document, database: DatabaseID, at: String) throws(FirestoreError) -> Document {
-        let key = try documentKey(wire.name, database: database, at: "\(at).name")
-        let fields = try decodeFields(wire.fields, at: "\(at).fields")
+    package static func decodeDocument(_ wire: Google_Firestore_V1_Document, database: DatabaseID, at: @autoclosure () -> String) throws(FirestoreError) -> Document {
+        let key = try documentKey(wire.name, database: database, at: "\(at()).name")
+        let fields = try decodeFields(wire.fields, at: "\(at()).fields")
         let epoch = Timestamp(seconds: 0, nanos: 0)
-        let created = wire.hasCreateTime ? try decodeTimestamp(wire.createTime, at: "\(at).create_time") : epoch
-        let updated = wire.hasUpdateTime ? try decodeTimestamp(wire.updateTime, at: "\(at).update_time") : epoch
+        let created = wire.hasCreateTime ? try decodeTimestamp(wire.createTime, at: "\(at()).create_time") : epoch
+        let updated = wire.hasUpdateTime ? try decodeTimestamp(wire.updateTime, at: "\(at()).update_time") : epoch
         return Document(key: key, fields: fields, createTime: created, updateTime: updated)
     }
 }

@@ -6,44 +6,44 @@ extension WireCodec {
     /// Document names must lie in `database`. `update_mask` is read only for an update (a merge
     /// of the masked paths), `update_transforms` only for an update (a delete or transform with
     /// them is an error), and `current_document` becomes the precondition.
-    package static func decodeWrite(_ wire: Google_Firestore_V1_Write, database: DatabaseID, at: String) throws(FirestoreError) -> Write {
+    package static func decodeWrite(_ wire: Google_Firestore_V1_Write, database: DatabaseID, at: @autoclosure () -> String) throws(FirestoreError) -> Write {
         var key: ResourcePath
         var operation: Write.Operation
         var transforms: [FieldTransform] = []
         switch wire.operation {
         case nil:
-            throw .invalidArgument("A write at '\(at)' must set one of update, delete or transform.")
+            throw .invalidArgument("A write at '\(at())' must set one of update, delete or transform.")
         case .update(let doc):
-            key = try documentKey(doc.name, database: database, at: "\(at).update.name")
-            let fields = try decodeFields(doc.fields, at: "\(at).update.fields")
+            key = try documentKey(doc.name, database: database, at: "\(at()).update.name")
+            let fields = try decodeFields(doc.fields, at: "\(at()).update.fields")
             let mask = wire.hasUpdateMask ? try decodeMask(wire.updateMask) : nil
             operation = .update(fields: fields, mask: mask)
         case .delete(let name):
-            key = try documentKey(name, database: database, at: "\(at).delete")
+            key = try documentKey(name, database: database, at: "\(at()).delete")
             operation = .delete
         case .transform(let t):
-            key = try documentKey(t.document, database: database, at: "\(at).transform.document")
-            transforms = try decodeTransforms(t.fieldTransforms, at: "\(at).transform.field_transforms")
+            key = try documentKey(t.document, database: database, at: "\(at()).transform.document")
+            transforms = try decodeTransforms(t.fieldTransforms, at: "\(at()).transform.field_transforms")
             operation = .transform
         }
         if !wire.updateTransforms.isEmpty {
             if operation == .delete { throw .invalidArgument("a delete must not specify a update transform.") }
             guard case .update = operation else {
-                throw .invalidArgument("update_transforms may only be set on an update write (at '\(at)').")
+                throw .invalidArgument("update_transforms may only be set on an update write (at '\(at())').")
             }
-            transforms = try decodeTransforms(wire.updateTransforms, at: "\(at).update_transforms")
+            transforms = try decodeTransforms(wire.updateTransforms, at: "\(at()).update_transforms")
         }
         let precondition = wire.hasCurrentDocument
-            ? try decodePrecondition(wire.currentDocument, at: "\(at).current_document") : nil
+            ? try decodePrecondition(wire.currentDocument, at: "\(at()).current_document") : nil
         return Write(key: key, operation: operation, transforms: transforms, precondition: precondition)
     }
 
     /// A precondition; one that sets neither `exists` nor `update_time` is none.
-    package static func decodePrecondition(_ wire: Google_Firestore_V1_Precondition, at: String) throws(FirestoreError) -> Precondition? {
+    package static func decodePrecondition(_ wire: Google_Firestore_V1_Precondition, at: @autoclosure () -> String) throws(FirestoreError) -> Precondition? {
         switch wire.conditionType {
         case nil: return nil
         case .exists(let b): return .exists(b)
-        case .updateTime(let t): return .updateTime(try decodeTimestamp(t, at: "\(at).update_time"))
+        case .updateTime(let t): return .updateTime(try decodeTimestamp(t, at: "\(at()).update_time"))
         }
     }
 
@@ -57,11 +57,11 @@ extension WireCodec {
     }
 
     static func decodeTransforms(
-        _ wire: [Google_Firestore_V1_DocumentTransform.FieldTransform], at: String
+        _ wire: [Google_Firestore_V1_DocumentTransform.FieldTransform], at: @autoclosure () -> String
     ) throws(FirestoreError) -> [FieldTransform] {
         var out: [FieldTransform] = []
         for (i, t) in wire.enumerated() {
-            let here = "\(at)[\(i)]"
+            let here = "\(at())[\(i)]"
             guard !t.fieldPath.isEmpty else { throw .invalidArgument("A field transform at '\(here)' needs a fieldPath.") }
             let path = try FieldPath(parsing: t.fieldPath)
             let kind: FieldTransform.Kind
@@ -86,9 +86,9 @@ extension WireCodec {
         return out
     }
 
-    static func decodeArray(_ wire: Google_Firestore_V1_ArrayValue, at: String) throws(FirestoreError) -> [Value] {
+    static func decodeArray(_ wire: Google_Firestore_V1_ArrayValue, at: @autoclosure () -> String) throws(FirestoreError) -> [Value] {
         var out: [Value] = []
-        for (i, v) in wire.values.enumerated() { out.append(try decodeValue(v, at: "\(at).values[\(i)]")) }
+        for (i, v) in wire.values.enumerated() { out.append(try decodeValue(v, at: "\(at()).values[\(i)]")) }
         return out
     }
 

@@ -20,10 +20,10 @@ package enum WireCodec {
 
     /// A protobuf timestamp as a model timestamp, rejecting ones outside Firestore's range
     /// (years 1 to 9999, nanos in 0..<1e9).
-    package static func decodeTimestamp(_ wire: Google_Protobuf_Timestamp, at: String) throws(FirestoreError) -> Timestamp {
+    package static func decodeTimestamp(_ wire: Google_Protobuf_Timestamp, at: @autoclosure () -> String) throws(FirestoreError) -> Timestamp {
         let t = Timestamp(seconds: wire.seconds, nanos: wire.nanos)
         guard t.isValid else {
-            throw bad(at, "timestamp (seconds: \(wire.seconds), nanos: \(wire.nanos)) is out of range; "
+            throw bad(at(), "timestamp (seconds: \(wire.seconds), nanos: \(wire.nanos)) is out of range; "
                 + "it must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999999Z.")
         }
         return t
@@ -38,8 +38,8 @@ package enum WireCodec {
     /// The key of a full document name, which must lie in `database`.
     ///
     /// An empty name is a missing one. Names are validated by `PathValidation`.
-    package static func documentKey(_ name: String, database: DatabaseID, at: String) throws(FirestoreError) -> ResourcePath {
-        guard !name.isEmpty else { throw .invalidArgument("Missing document name at '\(at)'.") }
+    package static func documentKey(_ name: String, database: DatabaseID, at: @autoclosure () -> String) throws(FirestoreError) -> ResourcePath {
+        guard !name.isEmpty else { throw .invalidArgument("Missing document name at '\(at())'.") }
         let (db, key) = try PathValidation.documentKey(fromName: name)
         guard db == database else {
             throw .invalidArgument("Document name \"\(name)\" is not in the database of the request, \(database.name).")
