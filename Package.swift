@@ -121,13 +121,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "SecurityRules", "HearthServer"],
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),
@@ -154,7 +156,11 @@ let package = Package(
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreStorage"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreRESTTests",
-            dependencies: ["FirestoreREST", "FirestoreJSON", "HearthServer", "FirestoreStorage"],
+            dependencies: [
+                "FirestoreREST", "FirestoreJSON", "HearthServer", "FirestoreStorage", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ],
             swiftSettings: settings
         ),
     ]

@@ -73,7 +73,7 @@ package struct HearthServer: Sendable {
             group.addTask { try await app.runService() }
             var ports = httpPorts.stream.makeAsyncIterator()
             guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
-            let multiplexer = PortMultiplexer(http1Port: httpPort, grpcPort: { try await grpc.port() })
+            let multiplexer = PortMultiplexer(http1Port: httpPort, grpc: { await grpc.handoff() })
             let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
             await onRunning(publicChannel.localAddress?.port ?? configuration.port)
             // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
@@ -94,35 +94,34 @@ enum FirestoreGRPCLimits {
     static let maxRequestBytes = 11 * 1024 * 1024
 }
 
-/// The gRPC server, started once, on first use, on a loopback port.
+/// The gRPC server, started once, on first use; it serves the HTTP/2 connections the port
+/// multiplexer hands it.
 actor LazyGRPCServer {
     let service: FirestoreGRPCService
-    private var started: (server: GRPCServer<HTTP2ServerTransport.Posix>, task: Task<Void, any Error>, port: Int)?
+    private var started: (server: GRPCServer<HTTP2ServerTransport.Custom<GRPCConnectionHandoff>>, task: Task<Void, any Error>,
+                          handoff: GRPCConnectionHandoff)?
 
     init(service: FirestoreGRPCService) { self.service = service }
 
-    func port() async throws -> Int {
-        if let started { return started.port }
-        let transport = HTTP2ServerTransport.Posix(
-            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext,
-            config: .defaults {
-                $0.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes
-                // A window as large as the largest request, so that a big commit (a batch of
-                // 500 documents is ~100 KB) arrives without waiting on WINDOW_UPDATE round trips.
-                $0.http2.targetWindowSize = FirestoreGRPCLimits.maxRequestBytes
-            })
-        let server = GRPCServer(transport: transport, services: [service])
-        let task = Task { try await server.serve() }
-        guard let port = try await transport.listeningAddress.ipv4?.port else {
-            task.cancel()
-            throw HearthServerError.couldNotStart
+    func handoff() -> GRPCConnectionHandoff {
+        if let started { return started.handoff }
+        var config = HTTP2ServerTransport.Custom<GRPCConnectionHandoff>.Config.defaults
+        config.rpc.maxRequestPayloadSize = FirestoreGRPCLimits.maxRequestBytes
+        // A window as large as the largest request, so that a big commit (a batch of 500
+        // documents is ~100 KB) arrives without waiting on WINDOW_UPDATE round trips.
+        config.http2.targetWindowSize = FirestoreGRPCLimits.maxRequestBytes
+        let handoff = GRPCConnectionHandoff()
+        let server = GRPCServer(transport: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config), services: [service])
+        let task = Task {
+            do {
+                try await server.serve()
+            } catch {
+                handoff.fail(error)
+                throw error
+            }
         }
-        if let started { // another connection started it while this one waited
-            server.beginGracefulShutdown()
-            return started.port
-        }
-        started = (server, task, port)
-        return port
+        started = (server, task, handoff)
+        return handoff
     }
 
     func shutdown() async {

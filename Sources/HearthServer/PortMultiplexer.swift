@@ -1,10 +1,10 @@
 import NIOCore
 import NIOPosix
 
-/// Serves gRPC and HTTP/1.1 on one port: it reads the start of each connection, sends an
-/// HTTP/2 connection preface (what gRPC clients open with) to the gRPC server and everything
-/// else (REST, WebSocket upgrades) to the HTTP server, both listening on loopback, and then
-/// relays bytes both ways until either side closes.
+/// Serves gRPC and HTTP/1.1 on one port: it reads the start of each connection; an HTTP/2
+/// connection preface (what gRPC clients open with) makes it a gRPC connection, served on the
+/// accepted socket by grpc-swift's transport (``GRPCConnectionHandoff``); anything else (REST,
+/// WebSocket upgrades) is relayed to the HTTP server on loopback until either side closes.
 ///
 /// The relay is two channel handlers glued together on one event loop, so a byte crossing it
 /// costs a loopback write and no thread switch.
@@ -12,22 +12,21 @@ struct PortMultiplexer: Sendable {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     let http1Port: Int
-    /// The gRPC server's loopback port (started on first use).
-    let grpcPort: @Sendable () async throws -> Int
+    /// The gRPC server's intake (the server starts on first use).
+    let grpc: @Sendable () async -> GRPCConnectionHandoff
 
     /// Binds the public address and serves it; returns the server channel (its local address
     /// has the port). Closing the channel stops accepting.
     func bind(host: String, port: Int) async throws -> any Channel {
         let http1Port = self.http1Port
-        let grpcPort = self.grpcPort
+        let grpc = self.grpc
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ProtocolSniffer(http1Port: http1Port, grpcPort: grpcPort))
+                    try channel.pipeline.syncOperations.addHandler(ProtocolSniffer(http1Port: http1Port, grpc: grpc))
                 }
             }
             .bind(host: host, port: port)
@@ -43,51 +42,54 @@ struct PortMultiplexer: Sendable {
 }
 
 /// The first handler of a public connection: buffers its first bytes until they tell HTTP/2
-/// from HTTP/1, connects to the matching loopback server on the same event loop, glues the two
-/// channels together and removes itself.
+/// from HTTP/1, then either has the gRPC transport take the connection over or connects to the
+/// HTTP server on the same event loop and glues the two channels together; then it passes on
+/// what it buffered and removes itself.
 final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     let http1Port: Int
-    let grpcPort: @Sendable () async throws -> Int
+    let grpc: @Sendable () async -> GRPCConnectionHandoff
     private var buffered: ByteBuffer?
-    private var connecting = false
+    private var deciding = false
     private var inputClosed = false
 
-    init(http1Port: Int, grpcPort: @escaping @Sendable () async throws -> Int) {
+    init(http1Port: Int, grpc: @escaping @Sendable () async -> GRPCConnectionHandoff) {
         self.http1Port = http1Port
-        self.grpcPort = grpcPort
+        self.grpc = grpc
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var chunk = unwrapInboundIn(data)
         if buffered == nil { buffered = chunk } else { buffered!.writeBuffer(&chunk) }
-        guard !connecting, let isHTTP2 = PortMultiplexer.classify(buffered!.readableBytesView) else { return }
-        connecting = true
-        // Hold further input until the upstream is there; the glue reads again afterwards.
+        guard !deciding, let isHTTP2 = PortMultiplexer.classify(buffered!.readableBytesView) else { return }
+        deciding = true
+        // Hold further input until the connection's new owner is in place.
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         let loop = context.eventLoop
-        let grpcPort = self.grpcPort
-        let port: EventLoopFuture<Int> = isHTTP2
-            ? loop.makeFutureWithTask { try await grpcPort() }
-            : loop.makeSucceededFuture(http1Port)
         let boundContext = NIOLoopBound(context, eventLoop: loop)
         let boundSelf = NIOLoopBound(self, eventLoop: loop)
-        port.flatMap { port in
+        if isHTTP2 {
+            let grpc = self.grpc
+            let channel = context.channel
+            loop.makeFutureWithTask { await grpc() }
+                .flatMap { $0.adopt(channel) }
+                .whenComplete { result in boundSelf.value.adopted(result, context: boundContext.value) }
+        } else {
             ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelOption(.allowRemoteHalfClosure, value: true)
-                .connect(host: "127.0.0.1", port: port)
-        }.whenComplete { result in
-            boundSelf.value.connected(result, context: boundContext.value)
+                .connect(host: "127.0.0.1", port: http1Port)
+                .whenComplete { result in boundSelf.value.connected(result, context: boundContext.value) }
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let channelEvent = event as? ChannelEvent, case .inputClosed = channelEvent {
             inputClosed = true
-            if !connecting { context.close(promise: nil) }
+            if !deciding { context.close(promise: nil) }
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -95,6 +97,22 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+
+    /// The gRPC handlers now follow this one: they get the preface and what came with it.
+    private func adopted(_ result: Result<Void, any Error>, context: ChannelHandlerContext) {
+        guard case .success = result, context.channel.isActive else {
+            context.close(promise: nil)
+            return
+        }
+        if let head = buffered {
+            buffered = nil
+            context.fireChannelRead(wrapInboundOut(head))
+            context.fireChannelReadComplete()
+        }
+        if inputClosed { context.close(promise: nil) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
     }
 
     private func connected(_ result: Result<any Channel, any Error>, context: ChannelHandlerContext) {
