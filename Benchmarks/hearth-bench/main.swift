@@ -202,6 +202,7 @@ func engineBatchCommit() async throws {
 
 if argument("--only") == "batch" {
     try await engineBatchCommit()
+    try await GRPCCommitBenchmark.run()
     exit(0)
 }
 let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
