@@ -110,9 +110,6 @@ actor LazyGRPCServer {
         // A window as large as the largest request, so that a big commit (a batch of 500
         // documents is ~100 KB) arrives without waiting on WINDOW_UPDATE round trips.
         config.http2.targetWindowSize = FirestoreGRPCLimits.maxRequestBytes
-        // Flush each response at once: coalescing delays every flush by up to 100 µs, which only
-        // pays off under loads a local emulator does not see.
-        config.connection.flushCoalescing = nil
         // Any client ping is welcome: policing them (GOAWAY "too many pings") protects a shared
         // server, and only breaks connections of clients probing bandwidth or keeping alive here.
         config.connection.keepalive.clientBehavior.allowWithoutCalls = true
