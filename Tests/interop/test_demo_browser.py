@@ -59,9 +59,13 @@ def browsers():
 
 
 def _wait(driver, condition, what, timeout=10):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+        # The page re-renders its list on every snapshot: an element read while it is being
+        # replaced is stale, and the condition is simply polled again.
+        return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
     except Exception as error:  # TimeoutException: say what was awaited and what the page shows
         status = driver.find_element("id", "status").text
         items = [li.text for li in driver.find_elements("css selector", "#tasks li")]
