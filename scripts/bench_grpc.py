@@ -6,7 +6,9 @@ emulator, in the same run.
 Usage: .venv/bin/python scripts/bench_grpc.py --hearth .build-static/release/hearth [--rounds 300] [--batches 30]
 
 Latencies are medians of `rounds` calls after 20 untimed reads; batch-write throughput is over
-`batches` batches of 500 new documents after one untimed batch.
+`batches` batches of 500 new documents after one untimed batch. Each emulator's line is followed
+by where a batch's time goes (the client's share, measured in this process) and, on Linux, the
+emulator's CPU time (its process group, from /proc) per read+commit round and per batch.
 """
 import argparse
 import os
@@ -37,7 +39,24 @@ def wait_ok(port, timeout=120):
     raise RuntimeError(f"nothing answered on port {port}")
 
 
-def measure(port, project, rounds, batches):
+def group_cpu(pgid):
+    """CPU seconds used so far by the processes of a process group (Linux /proc), or None."""
+    if pgid is None or not os.path.isdir("/proc"):
+        return None
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # pgrp
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def measure(port, project, rounds, batches, pgid=None):
     os.environ["FIRESTORE_EMULATOR_HOST"] = f"127.0.0.1:{port}"
     from google.cloud import firestore
     db = firestore.Client(project=project)
@@ -46,6 +65,7 @@ def measure(port, project, rounds, batches):
     for _ in range(20):
         ref.get()
     reads, commits = [], []
+    cpu0 = group_cpu(pgid)
     for i in range(rounds):
         t = time.perf_counter()
         ref.get()
@@ -53,17 +73,33 @@ def measure(port, project, rounds, batches):
         t = time.perf_counter()
         ref.set({"n": i})
         commits.append(time.perf_counter() - t)
+    cpu1 = group_cpu(pgid)
+    builds, calls, call_cpu = [], [], []
     def write_batch(b):
+        t0, c0 = time.perf_counter(), time.process_time()
         batch = db.batch()
         for i in range(500):
             batch.set(db.document(f"bulk/d{b}-{i}"), {"i": i, "text": "x" * 100})
+        t1, c1 = time.perf_counter(), time.process_time()
         batch.commit()
+        builds.append(t1 - t0)
+        calls.append(time.perf_counter() - t1)
+        call_cpu.append(time.process_time() - c1)
     write_batch("warm")  # not timed, on both emulators alike
+    builds.clear(), calls.clear(), call_cpu.clear()
+    cpu2 = group_cpu(pgid)
     start = time.perf_counter()
     for b in range(batches):
         write_batch(b)
     throughput = batches * 500 / (time.perf_counter() - start)
-    return statistics.median(reads) * 1000, statistics.median(commits) * 1000, throughput
+    cpu3 = group_cpu(pgid)
+    ms = lambda xs: statistics.median(xs) * 1000
+    detail = (f"batch of 500: client builds it in {ms(builds):.1f} ms, commit call {ms(calls):.1f} ms "
+              f"(client CPU in it {ms(call_cpu):.1f} ms)")
+    if cpu0 is not None:
+        detail += (f"; server CPU per read+commit round {(cpu1 - cpu0) / rounds * 1000:.2f} ms, "
+                   f"per batch {(cpu3 - cpu2) / batches * 1000:.1f} ms")
+    return statistics.median(reads) * 1000, statistics.median(commits) * 1000, throughput, detail
 
 
 def main():
@@ -75,10 +111,10 @@ def main():
     results = {}
     port = free_port()
     proc = subprocess.Popen([args.hearth, "start", "--ephemeral", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_ok(port)
-        results["hearth"] = measure(port, "bench-hearth", args.rounds, args.batches)
+        results["hearth"] = measure(port, "bench-hearth", args.rounds, args.batches, pgid=proc.pid)
     finally:
         proc.terminate()
         proc.wait()
@@ -88,14 +124,15 @@ def main():
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             wait_ok(port)
-            results["official"] = measure(port, "bench-official", args.rounds, args.batches)
+            results["official"] = measure(port, "bench-official", args.rounds, args.batches, pgid=proc.pid)
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait()
     else:
         print("official emulator: skipped (gcloud not found)")
-    for name, (read, commit, throughput) in results.items():
+    for name, (read, commit, throughput, detail) in results.items():
         print(f"{name}: point read p50 {read:.2f} ms, commit p50 {commit:.2f} ms, batch write {throughput:.0f} docs/s")
+        print(f"  {detail}")
     if "official" in results:
         h, o = results["hearth"], results["official"]
         print(f"speed-up: read {o[0] / h[0]:.1f}x, commit {o[1] / h[1]:.1f}x, batch write {h[2] / o[2]:.1f}x")
