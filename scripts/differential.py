@@ -268,9 +268,10 @@ def _strip_messages(v):
     return v
 
 
-def diff(exp, got, path="$", out=None, limit=6):
-    """Structural differences: object key order ignored, list order significant,
-    numbers compared by value (1 == 1.0), bool never equal to a number."""
+def diff(exp, got, path="$", out=None, limit=6, width=80, exact=False):
+    """Structural differences: object key order ignored, list order significant, numbers compared
+    by value (1 == 1.0; with exact, by JSON text, so 1 != 1.0), bool never equal to a number.
+    Values in messages are cut to width characters."""
     if out is None:
         out = []
     if len(out) >= limit:
@@ -278,36 +279,45 @@ def diff(exp, got, path="$", out=None, limit=6):
     if isinstance(exp, dict) and isinstance(got, dict):
         for k in sorted(set(exp) | set(got)):
             if k not in got:
-                out.append(f"{path}.{k}: missing (expected {compact(exp[k], 80)})")
+                out.append(f"{path}.{k}: missing (expected {compact(exp[k], width)})")
             elif k not in exp:
-                out.append(f"{path}.{k}: unexpected {compact(got[k], 80)}")
+                out.append(f"{path}.{k}: unexpected {compact(got[k], width)}")
             else:
-                diff(exp[k], got[k], f"{path}.{k}", out, limit)
+                diff(exp[k], got[k], f"{path}.{k}", out, limit, width, exact)
             if len(out) >= limit:
                 break
     elif isinstance(exp, list) and isinstance(got, list):
         for i in range(min(len(exp), len(got))):
-            diff(exp[i], got[i], f"{path}[{i}]", out, limit)
+            diff(exp[i], got[i], f"{path}[{i}]", out, limit, width, exact)
             if len(out) >= limit:
                 break
         if len(exp) != len(got) and len(out) < limit:
             out.append(f"{path}: length {len(got)}, expected {len(exp)}")
     else:
         num = (int, float)
-        same = (
-            isinstance(exp, num)
-            and isinstance(got, num)
-            and not isinstance(exp, bool)
-            and not isinstance(got, bool)
-            and exp == got
-        ) or (type(exp) is type(got) and exp == got)
+        if exact:
+            same = canon(exp) == canon(got)
+        else:
+            same = (
+                isinstance(exp, num)
+                and isinstance(got, num)
+                and not isinstance(exp, bool)
+                and not isinstance(got, bool)
+                and exp == got
+            ) or (type(exp) is type(got) and exp == got)
         if not same:
-            out.append(f"{path}: {compact(got, 80)} != expected {compact(exp, 80)}")
+            out.append(f"{path}: {compact(got, width)} != expected {compact(exp, width)}")
     return out
 
 
+def canon(v):
+    """v as canonical JSON text (keys sorted, no spaces)."""
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def compact(v, limit=300):
-    s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """v as compact JSON (strings as they are), cut to limit characters."""
+    s = v if isinstance(v, str) else canon(v)
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
@@ -415,6 +425,37 @@ def load_known(path):
     return known
 
 
+class Tally:
+    """Counts a corpus run: passed, failed and known (listed) differences. A listed case that
+    agrees now counts as failed, to keep the list honest: it must leave the list."""
+
+    def __init__(self, known):
+        self.known = known
+        self.passed = self.failed = self.known_failed = 0
+
+    def prefix(self, case):
+        return "KNOWN" if case["id"] in self.known else "FAIL"
+
+    def record(self, case, ok):
+        is_known = case["id"] in self.known
+        if ok and is_known:
+            print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
+            self.failed += 1
+        elif ok:
+            self.passed += 1
+        elif is_known:
+            self.known_failed += 1
+        else:
+            self.failed += 1
+
+    def finish(self):
+        """Prints the summary line; returns the exit code."""
+        if self.known_failed:
+            print(f"{self.known_failed} known differences not counted")
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
 def compare_all(base, args, expected_for):
     """Runs the selected cases against base; expected_for(case, results) yields the expectation of
     each step.  Prints mismatches and the summary line; returns the exit code."""
@@ -423,26 +464,12 @@ def compare_all(base, args, expected_for):
     if not target_reachable(base):
         print(f"0 passed, {len(cases)} failed")
         return 1
-    passed = failed = known_failed = 0
+    tally = Tally(known)
     for _, case in cases:
         results = run_case(base, case)
         pairs = [(st, su, exp, s, b) for (st, su, s, b), exp in zip(results, expected_for(case, results))]
-        is_known = case["id"] in known
-        if report_case(case, pairs, prefix="KNOWN" if is_known else "FAIL"):
-            if is_known:
-                # Keep the list honest: a listed case that agrees now must leave the list.
-                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
-                failed += 1
-            else:
-                passed += 1
-        elif is_known:
-            known_failed += 1
-        else:
-            failed += 1
-    if known_failed:
-        print(f"{known_failed} known differences not counted")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.record(case, report_case(case, pairs, prefix=tally.prefix(case)))
+    return tally.finish()
 
 
 def cmd_compare(args):
@@ -587,29 +614,39 @@ class OfficialEmulator:
         return None
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def corpus_parsers(doc, file_example=None, port_target=False):
+    """The record, compare and live subcommands every differential harness has, with their
+    shared options; returns the parser and the subcommand parsers (for a harness's own options)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
+    parsers = {}
     for name in ("record", "compare", "live"):
         p = sub.add_parser(name)
         if name != "record":
-            p.add_argument("--target", required=True, help="base URL of the server under test")
-        if name != "compare":
-            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
-        p.add_argument("--file", action="append", help="only this corpus file (e.g. values or values.json); repeatable")
-        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
-        if name != "record":
+            if port_target:
+                g = p.add_mutually_exclusive_group(required=True)
+                g.add_argument("--target", help="base URL of the server under test (gRPC on the same port)")
+                g.add_argument("--target-port", type=int, help="port of the server under test on 127.0.0.1")
+            else:
+                p.add_argument("--target", required=True, help="base URL of the server under test")
             p.add_argument(
                 "--known",
                 help="file of case ids (one per line, optional reason after a space, # comments) whose "
                 "differences are reported as KNOWN and not counted as failures",
             )
+        if name != "compare":
+            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
+        if file_example:
+            p.add_argument("--file", action="append", help=f"only this corpus file (e.g. {file_example}); repeatable")
+        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+        parsers[name] = p
+    return ap, parsers
+
+
+def main(argv=None):
+    ap, _ = corpus_parsers(__doc__, file_example="values or values.json")
     args = ap.parse_args(argv)
-    if args.cmd == "record":
-        return cmd_record(args)
-    if args.cmd == "compare":
-        return cmd_compare(args)
-    return cmd_live(args)
+    return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ See docs/listen-differential-testing.md for the case format.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import calendar
 import datetime as dt
@@ -37,7 +36,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASE_DIR = os.path.join(ROOT, "fixtures", "differential", "listen")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from differential import OfficialEmulator, load_known, project_slug, select_cases, write_cases  # noqa: E402  (same directory)
+import differential  # noqa: E402
+from differential import OfficialEmulator, Tally, load_known, project_slug, select_cases, write_cases  # noqa: E402  (same directory)
 from sdk_differential import _token_credentials_class, id_token  # noqa: E402
 
 try:
@@ -632,22 +632,17 @@ def compare_all(target, args, expected_for):
     if not target.reachable():
         print(f"0 passed, {len(cases)} failed")
         return 1
-    passed = failed = known_failed = 0
+    tally = Tally(known)
     for _, case in cases:
         expect, exp_traces = expected_for(case)
         got, traces = run_case(target, case, args)
         diffs = compare_case(case, expect, got)
-        is_known = case["id"] in known
+        tally.record(case, not diffs)
         if not diffs:
-            if is_known:
-                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
-                failed += 1
-            else:
-                passed += 1
-                if args.verbose:
-                    print(f"ok   {case['id']}")
+            if args.verbose and case["id"] not in known:
+                print(f"ok   {case['id']}")
             continue
-        prefix = "KNOWN" if is_known else "FAIL"
+        prefix = tally.prefix(case)
         for d in diffs:
             print(f"{prefix} {case['id']} {d}")
         if args.trace:
@@ -656,15 +651,8 @@ def compare_all(target, args, expected_for):
                     print(f"  trace {side} {name}:")
                     for line in lines:
                         print(f"    {line}")
-        if is_known:
-            known_failed += 1
-        else:
-            failed += 1
         sys.stdout.flush()
-    if known_failed:
-        print(f"{known_failed} known differences not counted")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.finish()
 
 
 def target_from(args):
@@ -719,18 +707,8 @@ def cmd_record(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("record", "compare", "live"):
-        p = sub.add_parser(name)
-        if name != "record":
-            g = p.add_mutually_exclusive_group(required=True)
-            g.add_argument("--target", help="base URL of the server under test (gRPC on the same port)")
-            g.add_argument("--target-port", type=int, help="port of the server under test on 127.0.0.1")
-            p.add_argument("--known", help="file of known differences: case id per line, optional reason, # comments")
-        if name != "compare":
-            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
-        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+    ap, parsers = differential.corpus_parsers(__doc__, port_target=True)
+    for p in parsers.values():
         p.add_argument("--timeout", type=float, default=STEP_TIMEOUT,
                        help=f"seconds to wait for a snapshot a step may not cause (default {STEP_TIMEOUT})")
         p.add_argument("--quiet", type=float, default=QUIET,

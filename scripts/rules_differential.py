@@ -17,7 +17,6 @@ scripts/differential.py (the data-plane harness).
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import os
@@ -226,10 +225,9 @@ def compare_all(base, args, expected_for):
     if not target_reachable(base):
         print(f"0 passed, {len(cases)} failed")
         return 1
-    passed = failed = known_failed = 0
+    tally = differential.Tally(known)
     for _, case in cases:
-        is_known = case["id"] in known
-        prefix = "KNOWN" if is_known else "FAIL"
+        prefix = tally.prefix(case)
         try:
             results = run_case(base, case)
             expected = expected_for(case)
@@ -238,20 +236,8 @@ def compare_all(base, args, expected_for):
         except SetupError as err:
             print(f"{prefix} {case['id']} setup: {err}")
             ok = False
-        if ok:
-            if is_known:
-                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
-                failed += 1
-            else:
-                passed += 1
-        elif is_known:
-            known_failed += 1
-        else:
-            failed += 1
-    if known_failed:
-        print(f"{known_failed} known differences not counted")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.record(case, ok)
+    return tally.finish()
 
 
 def cmd_compare(args):
@@ -299,28 +285,9 @@ def cmd_record(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("record", "compare", "live"):
-        p = sub.add_parser(name)
-        if name != "record":
-            p.add_argument("--target", required=True, help="base URL of the server under test")
-        if name != "compare":
-            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
-        p.add_argument("--file", action="append", help="only this corpus file (e.g. queries or queries.json); repeatable")
-        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
-        if name != "record":
-            p.add_argument(
-                "--known",
-                help="file of case ids (one per line, optional reason after a space, # comments) whose "
-                "differences are reported as KNOWN and not counted as failures",
-            )
+    ap, _ = differential.corpus_parsers(__doc__, file_example="queries or queries.json")
     args = ap.parse_args(argv)
-    if args.cmd == "record":
-        return cmd_record(args)
-    if args.cmd == "compare":
-        return cmd_compare(args)
-    return cmd_live(args)
+    return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 
 
 if __name__ == "__main__":

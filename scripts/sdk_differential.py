@@ -17,7 +17,6 @@ See docs/sdk-differential-testing.md for the case format and the normalisation.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import datetime as dt
 import json
@@ -706,41 +705,13 @@ def strip_messages(v):
     return v
 
 
-def canon(v):
-    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def diff(exp, got, path="$", out=None, limit=6):
+def diff(exp, got):
     """Structural differences; key order ignored, list order significant, types strict."""
-    if out is None:
-        out = []
-    if len(out) >= limit:
-        return out
-    if isinstance(exp, dict) and isinstance(got, dict):
-        for k in sorted(set(exp) | set(got)):
-            if k not in got:
-                out.append(f"{path}.{k}: missing (expected {compact(exp[k], 100)})")
-            elif k not in exp:
-                out.append(f"{path}.{k}: unexpected {compact(got[k], 100)}")
-            else:
-                diff(exp[k], got[k], f"{path}.{k}", out, limit)
-            if len(out) >= limit:
-                break
-    elif isinstance(exp, list) and isinstance(got, list):
-        for i in range(min(len(exp), len(got))):
-            diff(exp[i], got[i], f"{path}[{i}]", out, limit)
-            if len(out) >= limit:
-                break
-        if len(exp) != len(got) and len(out) < limit:
-            out.append(f"{path}: length {len(got)}, expected {len(exp)}")
-    elif canon(exp) != canon(got):
-        out.append(f"{path}: {compact(got, 100)} != expected {compact(exp, 100)}")
-    return out
+    return differential.diff(exp, got, width=100, exact=True)
 
 
 def compact(v, limit=400):
-    s = v if isinstance(v, str) else canon(v)
-    return s if len(s) <= limit else s[: limit - 3] + "..."
+    return differential.compact(v, limit)
 
 
 def op_summary(op):
@@ -785,27 +756,14 @@ def compare_all(host, base, args, expected_for):
         print(f"ERROR: target {base} is not reachable: {body}")
         print(f"0 passed, {len(cases)} failed")
         return 1
-    passed = failed = known_failed = 0
+    tally = differential.Tally(known)
     for _, case in cases:
         results = run_case(host, base, case)
         expected = expected_for(case)
-        is_known = case["id"] in known
         if args.verbose:
             print(f"RUN {case['id']}", file=sys.stderr)
-        if report_case(case, results, expected, "KNOWN" if is_known else "FAIL"):
-            if is_known:
-                print(f"FIXED {case['id']}: listed as a known difference but agrees now; remove it from the list")
-                failed += 1
-            else:
-                passed += 1
-        elif is_known:
-            known_failed += 1
-        else:
-            failed += 1
-    if known_failed:
-        print(f"{known_failed} known differences not counted")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.record(case, report_case(case, results, expected, tally.prefix(case)))
+    return tally.finish()
 
 
 def cmd_compare(args):
@@ -864,29 +822,13 @@ class OfficialEmulator(RESTOfficialEmulator):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("record", "compare", "live"):
-        p = sub.add_parser(name)
-        if name != "record":
-            g = p.add_mutually_exclusive_group(required=True)
-            g.add_argument("--target", help="base URL of the server under test, e.g. http://127.0.0.1:8080")
-            g.add_argument("--target-port", type=int, help="port of the server under test on 127.0.0.1")
-            p.add_argument("--known", help="file of known differences: case id, optional reason; # comments")
-        if name != "compare":
-            p.add_argument("--emulator-port", type=int, help="port for the official emulator (default: first free of 8086-8089)")
-        if name == "record":
-            p.add_argument("--emulator-url", help="record from an official emulator that is already running")
-        p.add_argument("--file", action="append", help="only this corpus file (e.g. queries); repeatable")
-        p.add_argument("--case", action="append", help="only cases whose id contains this text; repeatable")
+    ap, parsers = differential.corpus_parsers(__doc__, file_example="queries", port_target=True)
+    parsers["record"].add_argument("--emulator-url", help="record from an official emulator that is already running")
+    for p in parsers.values():
         p.add_argument("-v", "--verbose", action="store_true", help="print each case id to stderr as it runs")
     args = ap.parse_args(argv)
     _import_sdk()
-    if args.cmd == "record":
-        return cmd_record(args)
-    if args.cmd == "compare":
-        return cmd_compare(args)
-    return cmd_live(args)
+    return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ struct OnePortTests {
     static let root = "projects/p/databases/(default)/documents"
 
     static func withClient<T: Sendable>(_ server: TestServer, _ body: (Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>) async throws -> T) async throws -> T {
-        try await withGRPCClient(transport: .http2NIOPosix(target: .ipv4(host: "127.0.0.1", port: server.port), transportSecurity: .plaintext)) { client in
+        try await withGRPCClient(transport: .http2NIOPosix(target: .ipv4(address: "127.0.0.1", port: server.port), transportSecurity: .plaintext)) { client in
             try await body(Google_Firestore_V1_Firestore.Client(wrapping: client))
         }
     }
@@ -56,12 +56,8 @@ struct OnePortTests {
 
             // Errors carry their gRPC status.
             get.name = "\(Self.root)/c/missing"
-            await #expect(throws: RPCError.self) { try await firestore.getDocument(get, metadata: Self.owner) }
-            do {
-                _ = try await firestore.getDocument(get, metadata: Self.owner)
-            } catch let error as RPCError {
-                #expect(error.code == .notFound)
-            }
+            let error = await #expect(throws: RPCError.self) { try await firestore.getDocument(get, metadata: Self.owner) }
+            #expect(error?.code == .notFound)
         }
         let (restStatus, body) = try await server.send("GET", "/v1/\(Self.root)/c/grpc2")
         #expect(restStatus == 200)
