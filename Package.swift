@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.0"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
     ],
     targets: [
         .target(name: "FirestoreModel", swiftSettings: settings),
@@ -160,6 +161,10 @@ let package = Package(
                 "FirestoreREST", "FirestoreJSON", "HearthServer", "FirestoreStorage", "FirestoreWire",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: settings
         ),

@@ -99,9 +99,21 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// The gRPC handlers now follow this one: they get the preface and what came with it.
+    /// The gRPC handlers now follow this one: they get the preface and what came with it,
+    /// through the filter that keeps routine client frames from the HTTP/2 flood limits.
+    ///
+    /// Reading is switched back on *before* the buffered bytes go on: HTTP/2 stream channels
+    /// take their autoRead from the connection when they are created, so a request that came
+    /// with the preface (clients need not wait for the server's SETTINGS) would otherwise get a
+    /// stream that never reads, and its call would hang until the connection closed.
     private func adopted(_ result: Result<Void, any Error>, context: ChannelHandlerContext) {
-        guard case .success = result, context.channel.isActive else {
+        guard case .success = result, context.channel.isActive,
+              (try? context.pipeline.syncOperations.addHandler(HTTP2ClientFrameFilter(), position: .after(self))) != nil
+        else {
+            context.close(promise: nil)
+            return
+        }
+        guard (try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)) != nil else {
             context.close(promise: nil)
             return
         }
@@ -112,7 +124,6 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         }
         if inputClosed { context.close(promise: nil) }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
     }
 
     private func connected(_ result: Result<any Channel, any Error>, context: ChannelHandlerContext) {
