@@ -101,9 +101,11 @@ extension StoreSession {
     }
 
     /// Decodes one escaped segment starting at `start`; returns it and the index after its terminator.
+    /// A numeric ID's segment starts with `00 00` and its 8-byte value (``IndexKey``), then its text.
     static func segment(in bytes: [UInt8], from start: Int) -> (String, Int)? {
         var raw: [UInt8] = []
         var i = start
+        if i + 1 < bytes.count, bytes[i] == 0, bytes[i + 1] == 0 { i += 10 }
         while i + 1 < bytes.count {
             if bytes[i] == 0 {
                 if bytes[i + 1] == 1 { return (String(decoding: raw, as: UTF8.self), i + 2) }

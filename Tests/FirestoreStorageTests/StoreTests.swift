@@ -47,6 +47,17 @@ struct StoreTests {
         #expect(try await store.read { try $0.documentIDsWithDescendants(in: ResourcePath(["users"])) } == ["a", "b"])
     }
 
+    @Test("numeric IDs (__id7__) come back as written from the ID listings, in numeric order before other IDs")
+    func numericIDListings() async throws {
+        let store = try await Self.store([
+            Self.doc("c/__id7__"), Self.doc("c/__id-5__/sub/x"), Self.doc("c/a"), Self.doc("c/__id12__"),
+            Self.doc("c/__id7__/__x/y"),
+        ])
+        #expect(try await store.read { try $0.documentIDsWithDescendants(in: ResourcePath(["c"])) } == ["__id-5__", "__id7__", "__id12__", "a"])
+        #expect(try await store.read { try $0.collectionIDs(under: ResourcePath(["c", "__id-5__"])) } == ["sub"])
+        #expect(try await store.read { try $0.collectionIDs(under: ResourcePath(["c", "__id7__"])) } == ["__x"])
+    }
+
     @Test("queries through the index agree with in-memory evaluation")
     func queryPlans() async throws {
         var docs: [Document] = []
