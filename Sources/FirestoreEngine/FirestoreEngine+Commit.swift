@@ -179,18 +179,21 @@ extension FirestoreEngine {
         guard write.key.isDocument else {
             throw .invalidArgument("Document name \"\(name)\" must have an even number of path segments.")
         }
+        if case .delete = write.operation {} else {
+            try PathValidation.validateLengths(path: write.key, name: name)
+        }
         if case .update(let fields, let mask) = write.operation {
             try WriteValidator.validate(fields: fields, key: write.key, database: db)
             if let mask {
                 for path in mask {
                     if path.isDocumentName { throw .invalidArgument("Update mask cannot contain '__name__'.") }
-                    if path.segments.count > 20 { throw .invalidArgument("paths must have at most 20 elements") }
+                    try path.validateAsReference()
                 }
             }
         }
         for path in write.transforms.map(\.fieldPath) {
             if path.isDocumentName { throw .invalidArgument("Cannot transform '__name__'.") }
-            if path.segments.count > 20 { throw .invalidArgument("paths must have at most 20 elements") }
+            try path.validateAsReference(limited: false)
             for other in write.transforms.map(\.fieldPath) where other != path && other.isPrefixed(by: path) {
                 throw .invalidArgument("Cannot transform property \(path.canonical) and its nested property at the same time.")
             }

@@ -38,6 +38,7 @@ package enum WriteValidator {
         case .reference(let name):
             let (_, refPath) = try DatabaseID.parse(resourceName: name)
             try PathValidation.validate(path: refPath, name: name)
+            try PathValidation.validateLengths(path: refPath, name: name)
             guard refPath.isDocument else {
                 throw .invalidArgument("Field \"\(display)\" has an invalid reference \"\(name)\": it must name a document.")
             }
@@ -46,14 +47,15 @@ package enum WriteValidator {
                 if case .array = e {
                     throw .invalidArgument("Field \"\(display)\" holds an array directly inside an array, which Firestore does not allow.")
                 }
+                if case .map(let m) = e, Value.isVector(m) {
+                    throw .invalidArgument("Cannot convert a vector value in an array value.")
+                }
                 try validate(value: e, at: path, depth: depth + 1, database: database)
             }
         case .map(let m) where Value.isVector(m):
             // A vector value: `{__type__: "__vector__", value: [numbers]}`, its reserved key allowed.
-            guard case .array(let elements)? = m["value"], !elements.isEmpty else {
-                throw .invalidArgument("Cannot have a zero length vector.")
-            }
-            guard m.count == 2, elements.allSatisfy({ if case .double = $0 { true } else if case .integer = $0 { true } else { false } }) else {
+            try QueryValues.validateVector(m)
+            guard m.count == 2 else {
                 throw .invalidArgument("Field \"\(display)\" holds an invalid vector: it must be {__type__: \"__vector__\", value: [numbers]}.")
             }
         case .map(let m):

@@ -105,3 +105,23 @@ extension String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+extension FieldPath {
+    /// Firestore's limits on a field path that a request names (a mask, a transform, a filter,
+    /// an order, a projection, an aggregation), with the official emulator's messages.
+    /// `__name__` alone is allowed where the document's key may be named.
+    /// Transforms are not held to the depth and length limits (`limited: false`): the emulator
+    /// applies them at any depth and length.
+    package func validateAsReference(allowingName: Bool = true, limited: Bool = true) throws(FirestoreError) {
+        if isDocumentName && allowingName { return }
+        if limited && segments.count > 20 {
+            throw .invalidArgument("paths must have at most 20 elements")
+        }
+        if limited && segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) > 1500 {
+            throw .invalidArgument("property path is longer than 1500 bytes")
+        }
+        for s in segments where s.hasPrefix("__") && s.hasSuffix("__") && s.utf8.count >= 4 {
+            throw .invalidArgument("Invalid reserved name in field path \(canonical)")
+        }
+    }
+}

@@ -5,32 +5,39 @@ package enum PathValidation {
     /// Maximum number of segments below the documents root (100 levels of subcollections).
     package static let maxDepth = 100
 
-    /// Throws INVALID_ARGUMENT when a segment is not a valid document or collection ID.
-    package static func validate(segment: String, in name: @autoclosure () -> String) throws(FirestoreError) {
+    /// Throws INVALID_ARGUMENT when a segment is not a valid document or collection ID. Length is
+    /// not checked here: the emulator reads, lists and deletes under IDs of any length, and
+    /// refuses them only where a document would be written (``validateLengths(path:name:)``).
+    package static func validate(segment: String, isCollection: Bool = false, in name: @autoclosure () -> String) throws(FirestoreError) {
         if segment.isEmpty {
             throw .invalidArgument("Document name \"\(name())\" has empty path segment.")
         }
         if segment == "." || segment == ".." {
             throw .invalidArgument("Document name \"\(name())\" has invalid path segment \"\(segment)\"; \".\" and \"..\" are reserved.")
         }
-        if segment.utf8.count > maxIDBytes {
-            throw .invalidArgument("Document name \"\(name())\" has a path segment longer than \(maxIDBytes) bytes.")
+        guard segment.hasPrefix("__"), segment.hasSuffix("__"), segment.utf8.count > 4 else { return }
+        if isCollection {
+            throw .invalidArgument("Collection id \"\(segment)\" is invalid because it is reserved.")
         }
-        if isReserved(segment) {
-            throw .invalidArgument("Resource id \"\(segment)\" is invalid because it is reserved.")
+        if ResourcePath.numericID(segment) != nil { return }
+        if looksNumeric(segment) {
+            throw .invalidArgument("Resource id \"\(segment)\" is invalid because it is not a 64 bit integer.")
         }
+        throw .invalidArgument("Resource id \"\(segment)\" is invalid because it is reserved.")
     }
 
-    /// Whether an ID matches `__.+__`, which Firestore reserves, other than the numeric-ID
-    /// form `__id<digits>__`.
+    /// Whether an ID matches `__.+__`, which Firestore reserves, other than a numeric ID
+    /// (`__id<n>__`, n a nonzero int64 written without leading zeros).
     package static func isReserved(_ id: String) -> Bool {
-        guard id.hasPrefix("__"), id.hasSuffix("__"), id.utf8.count > 4 else { return false }
-        let middle = id.dropFirst(2).dropLast(2)
-        if middle.hasPrefix("id") {
-            let digits = middle.dropFirst(2).drop { $0 == "-" }
-            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return false }
-        }
-        return true
+        id.hasPrefix("__") && id.hasSuffix("__") && id.utf8.count > 4 && ResourcePath.numericID(id) == nil
+    }
+
+    /// `__id<n>__` with canonical digits that overflow int64.
+    private static func looksNumeric(_ id: String) -> Bool {
+        var digits = id.dropFirst(4).dropLast(2)
+        guard id.hasPrefix("__id") else { return false }
+        if digits.first == "-" { digits = digits.dropFirst() }
+        return digits.first != "0" && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Validates every segment of a path and its depth.
@@ -38,7 +45,14 @@ package enum PathValidation {
         if path.count > maxDepth * 2 {
             throw .invalidArgument("Key path is too long. Cannot exceed \(maxDepth) elements.")
         }
-        for s in path.segments { try validate(segment: s, in: name()) }
+        for (i, s) in path.segments.enumerated() { try validate(segment: s, isCollection: i % 2 == 0, in: name()) }
+    }
+
+    /// The ID length limit, for documents about to be written.
+    package static func validateLengths(path: ResourcePath, name: @autoclosure () -> String) throws(FirestoreError) {
+        for s in path.segments where s.utf8.count > maxIDBytes {
+            throw .invalidArgument("Document name \"\(name())\" has a path segment longer than \(maxIDBytes) bytes.")
+        }
     }
 
     /// Validates a full document name and returns its database and key.

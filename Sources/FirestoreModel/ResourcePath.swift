@@ -53,7 +53,8 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
         var i = 4
         let negative = b[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        guard i < n - 2 else { return nil }
+        // Canonical digits only: no leading zero, and so never zero (the emulator reserves those).
+        guard i < n - 2, b[i] != UInt8(ascii: "0") else { return nil }
         // Accumulate toward the sign so that Int64.min parses; overflow means no numeric ID.
         var value: Int64 = 0
         while i < n - 2 {

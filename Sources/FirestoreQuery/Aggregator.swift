@@ -4,6 +4,11 @@ package import FirestoreModel
 ///
 /// Sum is an integer while every summed value is an integer and the sum fits in int64,
 /// a double otherwise; average is always a double, or null over no numeric values.
+///
+/// Arithmetic as the official emulator's (checked against it, `fixtures/differential/sdk`):
+/// integers are summed exactly, so a sum that overflows int64 on the way and ends in range stays
+/// an integer; doubles are summed exactly and rounded once (0.1 + 0.2 + 0.3 is 0.6), then added
+/// to the integers' sum as a double. Average is that total over the count.
 package struct Aggregator: Sendable {
     package var aggregations: [Aggregation]
 
@@ -32,6 +37,7 @@ package struct Aggregator: Sendable {
                 if path.isDocumentName {
                     throw .invalidArgument("Aggregations are not supported for the property: __key__")
                 }
+                try path.validateAsReference()
             default:
                 break
             }
@@ -74,54 +80,84 @@ package struct Aggregator: Sendable {
                 out[a.alias] = Self.sum(documents.compactMap { $0.value(at: path) })
             case .average(let path):
                 let nums = documents.compactMap { $0.value(at: path) }.filter(\.isNumber)
-                if nums.isEmpty {
-                    out[a.alias] = .null
-                } else {
-                    var total = 0.0
-                    for v in nums { total += Self.double(v) }
-                    out[a.alias] = .double(total / Double(nums.count))
-                }
+                out[a.alias] = nums.isEmpty ? .null : .double(Self.total(nums).double / Double(nums.count))
             }
         }
         return out
     }
 
-    static func double(_ v: Value) -> Double {
-        switch v {
-        case .integer(let i): Double(i)
-        case .double(let d): d
-        default: 0
+    /// The exact sum of the integers and the correctly rounded sum of the doubles among `values`.
+    static func total(_ values: [Value]) -> (integers: Int128, doubles: Double?, double: Double) {
+        var integers: Int128 = 0
+        var doubles: [Double] = []
+        for v in values {
+            switch v {
+            case .integer(let i): integers += Int128(i)
+            case .double(let d): doubles.append(d)
+            default: continue
+            }
         }
+        let doubleSum = doubles.isEmpty ? nil : exactSum(doubles)
+        return (integers, doubleSum, Double(integers) + (doubleSum ?? 0))
     }
 
     static func sum(_ values: [Value]) -> Value {
-        var intSum: Int64 = 0
-        var isInteger = true
-        var doubleSum = 0.0
-        for v in values {
-            switch v {
-            case .integer(let i):
-                if isInteger {
-                    let (r, overflow) = intSum.addingReportingOverflow(i)
-                    if overflow {
-                        isInteger = false
-                        doubleSum = Double(intSum) + Double(i)
-                    } else {
-                        intSum = r
-                    }
-                } else {
-                    doubleSum += Double(i)
-                }
-            case .double(let d):
-                if isInteger {
-                    isInteger = false
-                    doubleSum = Double(intSum)
-                }
-                doubleSum += d
-            default:
-                continue
-            }
+        let t = total(values)
+        if t.doubles == nil, let i = Int64(exactly: t.integers) { return .integer(i) }
+        return .double(t.double)
+    }
+
+    /// The sum of `values` rounded once, from its exact value (Shewchuk's algorithm, as in
+    /// Python's `math.fsum`). NaN, or infinities of both signs, give NaN; an infinity gives itself.
+    static func exactSum(_ values: [Double]) -> Double {
+        var infinity: Double?
+        for v in values where !v.isFinite {
+            if v.isNaN { return .nan }
+            if let i = infinity, i != v { return .nan }
+            infinity = v
         }
-        return isInteger ? .integer(intSum) : .double(doubleSum)
+        if let infinity { return infinity }
+        let s = shewchuk(values)
+        // Partial sums beyond the double range: halving is exact, so sum the halves.
+        return s.isFinite ? s : 2 * shewchuk(values.map { $0 / 2 })
+    }
+
+    private static func shewchuk(_ values: [Double]) -> Double {
+        var partials: [Double] = []
+        for value in values {
+            var x = value
+            var kept = 0
+            for p in partials {
+                var (a, b) = (x, p)
+                if abs(a) < abs(b) { swap(&a, &b) }
+                let hi = a + b
+                let lo = b - (hi - a)
+                if lo != 0 {
+                    partials[kept] = lo
+                    kept += 1
+                }
+                x = hi
+            }
+            partials.removeSubrange(kept...)
+            partials.append(x)
+        }
+        guard var n = partials.indices.last else { return 0 }
+        var hi = partials[n]
+        var lo = 0.0
+        while n > 0 {
+            let x = hi
+            n -= 1
+            let y = partials[n]
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0 { break }
+        }
+        // Round half to even across the remaining partials.
+        if n > 0, (lo < 0 && partials[n - 1] < 0) || (lo > 0 && partials[n - 1] > 0) {
+            let y = lo * 2
+            let x = hi + y
+            if y == x - hi { hi = x }
+        }
+        return hi
     }
 }

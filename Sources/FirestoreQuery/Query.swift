@@ -32,7 +32,10 @@ package struct Query: Sendable, Equatable {
             if from.collectionID.contains("/") {
                 throw .invalidArgument("Collection id \"\(from.collectionID)\" is invalid because it contains \"/\".")
             }
-            try PathValidation.validate(segment: from.collectionID, in: database.name(of: parent.appending(from.collectionID)))
+            try PathValidation.validate(segment: from.collectionID, isCollection: true, in: database.name(of: parent.appending(from.collectionID)))
+            if from.collectionID.utf8.count > PathValidation.maxIDBytes {
+                throw .invalidArgument("The query kind is longer than \(PathValidation.maxIDBytes) bytes.")
+            }
         }
         guard structured.offset >= 0 else { throw .invalidArgument("offset is negative") }
         if let limit = structured.limit, limit < 0 { throw .invalidArgument("limit is negative") }

@@ -7,6 +7,7 @@ struct QueryValidator {
     static let maxDisjunctions = 30
     static let maxInValues = 30
     static let maxNotInValues = 10
+    static let maxInequalityFields = 10
 
     let query: Query
 
@@ -16,8 +17,14 @@ struct QueryValidator {
         filter.forEachFieldFilter { fieldFilters.append(($0, $1, $2)) }
         var notEqualLike = 0
         var hasIn = false, hasArrayContainsAny = false, hasNotIn = false
+        var inequalityFields = Set<FieldPath>()
         for (path, op, value) in fieldFilters {
+            try path.validateAsReference()
+            try QueryValues.validate(value)
             try validate(path: path, op: op, value: value)
+            if [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn].contains(op) {
+                inequalityFields.insert(path)
+            }
             switch op {
             case .notEqual: notEqualLike += 1
             case .notIn: notEqualLike += 1; hasNotIn = true
@@ -28,10 +35,14 @@ struct QueryValidator {
         }
         var unaryError: FirestoreError?
         filter.forEachUnary { path, op in
-            if op == .isNotNaN || op == .isNotNull { notEqualLike += 1 }
+            if op == .isNotNaN || op == .isNotNull { notEqualLike += 1; inequalityFields.insert(path) }
             if path.isDocumentName { unaryError = .invalidArgument("__key__ filter value must be a Key") }
+            do throws(FirestoreError) { try path.validateAsReference() } catch { unaryError = unaryError ?? error }
         }
         if let unaryError { throw unaryError }
+        if inequalityFields.count > Self.maxInequalityFields {
+            throw .invalidArgument("A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")
+        }
         if notEqualLike > 1 {
             throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
         }
@@ -89,18 +100,20 @@ struct QueryValidator {
 
     func validateOrderAndCursors() throws(FirestoreError) {
         var seen = Set<FieldPath>()
-        for (i, order) in query.explicitOrderBy.enumerated() {
+        for order in query.explicitOrderBy {
+            try order.field.validateAsReference()
             if !seen.insert(order.field).inserted {
                 throw .invalidArgument("order by clause cannot contain duplicate fields \(order.field.canonical)")
             }
-            if order.field.isDocumentName {
-                if i == 0 && order.direction == .descending {
-                    throw .failedPrecondition("Firestore does not support descending key scans")
-                }
-                if i < query.explicitOrderBy.count - 1 {
-                    throw .invalidArgument("order by clause cannot contain more fields after the key")
-                }
-            }
+        }
+        for path in query.select ?? [] { try path.validateAsReference() }
+        // The key must come last in the order results follow, which adds the inequality fields
+        // after the explicit order: an explicit key before them is refused too.
+        if let i = query.orderBy.firstIndex(where: { $0.field.isDocumentName }), i < query.orderBy.count - 1 {
+            throw .invalidArgument("order by clause cannot contain more fields after the key")
+        }
+        if let first = query.explicitOrderBy.first, first.field.isDocumentName, first.direction == .descending {
+            throw .failedPrecondition("Firestore does not support descending key scans")
         }
         let explicitName = query.explicitOrderBy.contains { $0.field.isDocumentName }
         let cursorLimit = explicitName ? query.orderBy.count : query.orderBy.count - 1
@@ -108,6 +121,7 @@ struct QueryValidator {
             if cursor.values.count > cursorLimit {
                 throw .invalidArgument("Cursor has too many values.")
             }
+            for v in cursor.values { try QueryValues.validate(v) }
             for (i, v) in cursor.values.enumerated() where query.orderBy[i].field.isDocumentName {
                 guard case .reference = v else {
                     throw .invalidArgument("Cursor __key__ value is not a document reference.")

@@ -25,12 +25,27 @@ struct PathValidationTests {
         #expect(throws: FirestoreError.self) { try PathValidation.documentKey(fromName: Self.root + "/" + rest) }
     }
 
-    @Test("IDs longer than 1500 bytes are rejected; 1500 is fine")
+    @Test("IDs longer than 1500 bytes name documents (reads find nothing) but cannot be written; 1500 is fine")
     func idLength() throws {
         let ok = String(repeating: "x", count: 1500)
-        _ = try PathValidation.documentKey(fromName: Self.root + "/c/" + ok)
-        #expect(throws: FirestoreError.self) {
-            try PathValidation.documentKey(fromName: Self.root + "/c/" + ok + "x")
+        let (_, key) = try PathValidation.documentKey(fromName: Self.root + "/c/" + ok)
+        try PathValidation.validateLengths(path: key, name: "")
+        let (_, long) = try PathValidation.documentKey(fromName: Self.root + "/c/" + ok + "x")
+        #expect(throws: FirestoreError.self) { try PathValidation.validateLengths(path: long, name: "") }
+    }
+
+    @Test("numeric IDs: a nonzero int64 without leading zeros; other __…__ IDs and every __…__ collection ID are reserved", arguments: [
+        ("c/__id7__", true), ("c/__id-9223372036854775808__", true), ("c/__id9223372036854775807__", true),
+        ("c/__id0__", false), ("c/__id-0__", false), ("c/__id00__", false), ("c/__id-01__", false), ("c/__id--5__", false),
+        ("c/__id9223372036854775808__", false), ("c/__id-9223372036854775809__", false),
+        ("__id5__/d", false), ("c/d/__id6__/e", false), ("c/d/__x__/e", false), ("c/__id7__/s/__id-3__", true),
+    ])
+    func numericIDs(rest: String, valid: Bool) {
+        let name = Self.root + "/" + rest
+        if valid {
+            #expect(throws: Never.self) { try PathValidation.documentKey(fromName: name) }
+        } else {
+            #expect(throws: FirestoreError.self) { try PathValidation.documentKey(fromName: name) }
         }
     }
 

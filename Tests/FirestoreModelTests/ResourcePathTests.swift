@@ -7,9 +7,10 @@ struct ResourcePathTests {
     @Test("numeric IDs are __id<int64>__ and nothing else", arguments: [
         ("__id7__", Int64?.some(7)),
         ("__id-3__", -3),
-        ("__id0__", 0),
-        ("__id-0__", 0),
-        ("__id007__", 7),
+        ("__id0__", nil),
+        ("__id-0__", nil),
+        ("__id007__", nil),
+        ("__id-01__", nil),
         ("__id9223372036854775807__", .max),
         ("__id-9223372036854775808__", .min),
         ("__id9223372036854775808__", nil),

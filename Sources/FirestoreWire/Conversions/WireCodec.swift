@@ -50,7 +50,11 @@ package enum WireCodec {
     /// The field paths of a mask, each parsed as a dotted path with backtick quoting.
     package static func decodeMask(_ mask: Google_Firestore_V1_DocumentMask) throws(FirestoreError) -> [FieldPath] {
         var out: [FieldPath] = []
-        for p in mask.fieldPaths { out.append(try FieldPath(parsing: p)) }
+        for p in mask.fieldPaths {
+            let path = try FieldPath(parsing: p)
+            if !path.isDocumentName { try path.validateAsReference() }
+            out.append(path)
+        }
         return out
     }
 

@@ -1,0 +1,41 @@
+/// Checks on values a request compares with (filter operands, cursor values), which Firestore
+/// holds to the rules of stored values: the official emulator's messages.
+package enum QueryValues {
+    package static func validate(_ value: Value) throws(FirestoreError) {
+        switch value {
+        case .geoPoint(let latitude, let longitude):
+            guard latitude >= -90, latitude <= 90 else {
+                throw .invalidArgument("Geo point latitude '\(latitude)' outside permitted range")
+            }
+            guard longitude >= -180, longitude <= 180 else {
+                throw .invalidArgument("Geo point longitude '\(longitude)' outside permitted range")
+            }
+        case .array(let elements):
+            for e in elements { try validate(e) }
+        case .map(let m) where Value.isVector(m):
+            try validateVector(m)
+        case .map(let m):
+            for (key, v) in m {
+                if key.hasPrefix("__") && key.hasSuffix("__") && key.utf8.count >= 4 {
+                    throw .invalidArgument("field name '\(key)' is reserved.")
+                }
+                try validate(v)
+            }
+        default:
+            break
+        }
+    }
+
+    /// A vector (`{__type__: "__vector__", value: [doubles]}`): not empty, doubles only, no NaN.
+    package static func validateVector(_ m: [String: Value]) throws(FirestoreError) {
+        guard case .array(let elements)? = m["value"], !elements.isEmpty else {
+            throw .invalidArgument("Cannot have a zero length vector.")
+        }
+        for e in elements {
+            guard case .double(let d) = e else {
+                throw .invalidArgument("Vector must only contain values of type 'double'")
+            }
+            if d.isNaN { throw .invalidArgument("Vector cannot contain NaN values.") }
+        }
+    }
+}
