@@ -19,7 +19,7 @@ struct DiagnosticTests {
     @Test("diagnostics are sorted by file and position across stages")
     func sorting() {
         let first = RulesSource(name: "a.rules", text: "service cloud.firestore { match /x { allow read: if y; } }\n'")
-        let second = RulesSource(name: "b.rules", text: "rules_version = '9'; service cloud.firestore { }")
+        let second = RulesSource(name: "b.rules", text: "rules_version = '9'; service cloud.firestore { match /x { allow read; } }")
         let compilation = Ruleset.compile(files: [first, second])
         #expect(compilation.ruleset == nil)
         #expect(compilation.diagnostics.map(\.description) == [

@@ -56,6 +56,7 @@ extension Parser {
             synchronize()
             return nil
         }
+        let emptyBody = check(.rightBrace)
         var functions: [FunctionDecl] = []
         var matches: [MatchBlock] = []
         while !isAtEnd, !check(.rightBrace) {
@@ -69,6 +70,9 @@ extension Parser {
                 advance()
                 synchronize()
             }
+        }
+        if emptyBody {
+            sink.error("The 'service' body must contain at least one declaration.", at: nameRange)
         }
         expect(.rightBrace, "to close the service block")
         return ServiceDecl(name: name, nameRange: nameRange, functions: functions, matches: matches)
@@ -96,6 +100,7 @@ extension Parser {
             synchronize()
             return nil
         }
+        let emptyBody = check(.rightBrace)
         var functions: [FunctionDecl] = []
         var matches: [MatchBlock] = []
         var allows: [AllowStatement] = []
@@ -111,6 +116,9 @@ extension Parser {
                 advance()
                 synchronize()
             }
+        }
+        if emptyBody {
+            sink.error("The 'match' body must contain at least one declaration.", at: start)
         }
         expect(.rightBrace, "to close the match block")
         return MatchBlock(
