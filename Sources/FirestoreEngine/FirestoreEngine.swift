@@ -170,7 +170,7 @@ package final class FirestoreEngine: Sendable {
     /// Runs an aggregation over a query's results.
     package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current,
                                 identity: Identity = .admin) async throws(FirestoreError) -> (result: [String: Value], readTime: Timestamp) {
-        var q = query
+        var q = try query.forAggregating(aggregator.aggregatedFields)
         if let bound = aggregator.documentBound {
             let cap = Int(clamping: bound)
             q.limit = q.limit.map { min($0, cap) } ?? cap

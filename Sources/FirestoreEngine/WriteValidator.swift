@@ -29,6 +29,10 @@ package enum WriteValidator {
     private static func validate(value: Value, at path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
         var display: String { FieldPath(path).canonical } // for messages only
         switch value {
+        case .string(let text) where text.utf8.count > DocumentSize.maxValueBytes:
+            throw tooLong(path)
+        case .bytes(let b) where b.count > DocumentSize.maxValueBytes:
+            throw tooLong(path)
         case .timestamp(let t):
             guard t.isValid else { throw .invalidArgument("Field \"\(display)\" has a timestamp out of range: years must lie between 1 and 9999.") }
         case .geoPoint(let lat, let lng):
@@ -65,6 +69,13 @@ package enum WriteValidator {
         default:
             break
         }
+    }
+
+    /// A string or bytes value over the limit: named when it is a top-level field.
+    private static func tooLong(_ path: [String]) -> FirestoreError {
+        path.count == 1
+            ? .invalidArgument("The value of property \"\(path[0])\" is longer than \(DocumentSize.maxValueBytes) bytes.")
+            : .invalidArgument("Property \(path.first ?? "") contains an invalid nested entity: a string or bytes value is longer than \(DocumentSize.maxValueBytes) bytes.")
     }
 
     /// Throws when a document exceeds Firestore's 1 MiB limit.

@@ -7,6 +7,10 @@ package enum DocumentSize {
     package static let maximum = 1_048_576
     /// Deepest nesting of maps and arrays.
     package static let maxNestingDepth = 20
+    /// The longest string or bytes value, in bytes (the emulator's limit).
+    package static let maxValueBytes = 1_048_487
+    /// The largest value a filter may compare with, by ``size(of:)``.
+    package static let maxQueryValueBytes = 1500
 
     package static func nameSize(_ key: ResourcePath) -> Int {
         key.segments.reduce(16) { $0 + $1.utf8.count + 1 }
@@ -21,8 +25,9 @@ package enum DocumentSize {
         case .bytes(let b): b.count
         case .reference(let r):
             r.split(separator: "/").dropFirst(5).reduce(16) { $0 + $1.utf8.count + 1 }
-        case .array(let a): a.reduce(0) { $0 + size(of: $1) }
-        case .map(let m): m.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) }
+        // An empty array or map counts one byte (measured against the emulator's limit).
+        case .array(let a): a.isEmpty ? 1 : a.reduce(0) { $0 + size(of: $1) }
+        case .map(let m): m.isEmpty ? 1 : m.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) }
         }
     }
 

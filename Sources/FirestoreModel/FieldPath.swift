@@ -46,6 +46,9 @@ package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertibl
                 guard Self.isSimpleCharacter(c) else {
                     throw bad("segment characters other than letters, digits and '_' need backtick quoting")
                 }
+                if current.isEmpty, c.isASCII, c.isNumber {
+                    throw bad("a segment starting with a digit needs backtick quoting")
+                }
                 current.append(c)
             }
         }

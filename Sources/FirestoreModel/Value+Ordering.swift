@@ -79,8 +79,9 @@ extension Value {
         return frac > 0 ? .orderedAscending : (frac < 0 ? .orderedDescending : .orderedSame)
     }
 
+    /// By UTF-8 bytes, as Firestore compares strings: never `String ==`, which equates
+    /// canonically equivalent spellings ("é" as one scalar or as "e" and a combining accent).
     static func compareUTF8(_ a: String, _ b: String) -> ComparisonResult {
-        if a == b { return .orderedSame }
         var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
         while true {
             switch (ia.next(), ib.next()) {

@@ -83,7 +83,7 @@ extension Value {
         case (.timestamp(let a), .timestamp(let b)): return a == b
         case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.bytes(let a), .bytes(let b)): return a == b
-        case (.reference(let a), .reference(let b)): return a == b
+        case (.reference(let a), .reference(let b)): return a.utf8.elementsEqual(b.utf8)
         default: return false
         }
     }

@@ -56,6 +56,30 @@ package struct Query: Sendable, Equatable {
         try QueryValidator(query: self).validateOrderAndCursors()
     }
 
+    /// The query an aggregation over `fields` (sums and averages) reads: like the emulator, it
+    /// orders by those fields after the explicit order and the inequality fields, so only
+    /// documents that have them count, and offset and limit apply to those in that order. The
+    /// key cannot come before them (no such index), so an explicit order or inequality on
+    /// `__name__` is refused.
+    package func forAggregating(_ fields: [FieldPath]) throws(FirestoreError) -> Query {
+        guard !fields.isEmpty else { return self }
+        let named = fields.filter { !explicitOrderBy.map(\.field).contains($0) }
+        let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName)
+        if keyFirst, !named.isEmpty {
+            let list = Set(named).sorted().map(\.canonical).joined(separator: ", ")
+            throw .invalidArgument("This query requires an index that has fields [\(list)] after __name__ and Firestore does not currently support such an index. Order by those fields before __name__.")
+        }
+        var q = self
+        // After the explicit order and the inequality fields: the aggregated fields, then the key.
+        var order = Array(orderBy.dropLast())
+        let direction = order.last?.direction ?? .ascending
+        for field in Set(fields).sorted() where !order.contains(where: { $0.field == field }) {
+            order.append(.init(field, direction))
+        }
+        q.orderBy = order + [orderBy.last!]
+        return q
+    }
+
     /// Fields constrained by inequality filters (`<`, `<=`, `>`, `>=`, `!=`, `not-in`), in field order.
     package var inequalityFields: [FieldPath] {
         var set = Set<FieldPath>()

@@ -62,6 +62,10 @@ struct QueryValidator {
     }
 
     private func validate(path: FieldPath, op: Filter.Operator, value: Value) throws(FirestoreError) {
+        if !path.isDocumentName, DocumentSize.size(of: value) > DocumentSize.maxQueryValueBytes {
+            let name = path.canonical + (op == .arrayContains || op == .arrayContainsAny ? "[*]" : "")
+            throw .invalidArgument("value for \(name) is too large to be used in a query")
+        }
         switch op {
         case .in, .notIn, .arrayContainsAny:
             guard case .array(let values) = value else {

@@ -8,6 +8,7 @@ struct DocumentSizeTests {
         (.timestamp(Timestamp(seconds: 0, nanos: 0)), 8), (.geoPoint(latitude: 1, longitude: 2), 16),
         (.string("abc"), 4), (.string("é"), 3), (.bytes([1, 2, 3]), 3),
         (.array([.integer(1), .string("a")]), 10), (.map(["ab": .boolean(true)]), 4),
+        (.array([]), 1), (.map([:]), 1), (.map(["e": .array([])]), 3),
     ])
     func valueSizes(value: Value, size: Int) {
         #expect(DocumentSize.size(of: value) == size)

@@ -18,7 +18,7 @@ struct FieldPathTests {
         #expect(try FieldPath(parsing: text).segments == segments)
     }
 
-    @Test("malformed field paths are INVALID_ARGUMENT", arguments: ["", "a..b", ".a", "a.", "`a", "a b", "`a`b", "a`b`", "a-b"])
+    @Test("malformed field paths are INVALID_ARGUMENT", arguments: ["", "a..b", ".a", "a.", "`a", "a b", "`a`b", "a`b`", "a-b", "10", "m.10", "m.1a"])
     func rejects(text: String) {
         #expect(throws: FirestoreError.self) { try FieldPath(parsing: text) }
     }

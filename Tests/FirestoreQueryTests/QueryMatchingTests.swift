@@ -116,9 +116,50 @@ struct QueryMatchingTests {
         StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(n)], startAt: .init(values: [.integer(1), "a", "b"], before: true)),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
             .field(n, .in, .array((0..<6).map { .integer($0) })), .field(s, .in, .array((0..<6).map { .integer($0) }))])),
+        // Reserved names, too deep or too long paths, in filters, orders and projections.
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(FieldPath(["__x__"]), .equal, .integer(1))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(FieldPath(["m", "__x__"]), .equal, .integer(1))),
+        StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(FieldPath(["__x__"]))]),
+        StructuredQuery(select: [FieldPath(["__x__"])], from: [.init(collectionID: "things")]),
+        StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(FieldPath((0..<21).map { "f\($0)" }))]),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(FieldPath([String(repeating: "f", count: 1501)]), .equal, .integer(1))),
+        // More than 10 inequality fields.
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, (0..<11).map { .field(FieldPath(["f\($0)"]), .greaterThan, .integer(0)) })),
+        // The key before an inequality field in the order results follow.
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .greaterThan, .integer(0)), orderBy: [.init(.documentName)]),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .greaterThan, .integer(0)), orderBy: [.init(.documentName, .descending)]),
+        // Values a filter compares with: over 1500 bytes, or not storable.
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(s, .equal, .string(String(repeating: "x", count: 1500)))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .in, .array((0..<188).map { .integer($0) }))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .equal, .geoPoint(latitude: 100, longitude: 0))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .equal, .map(["__x__": .integer(1)]))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .equal, .map(["__type__": "__vector__", "value": .array([])]))),
+        StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .equal, .map(["__type__": "__vector__", "value": .array([.integer(1)])]))),
     ])
     func invalid(query: StructuredQuery) {
         #expect(throws: FirestoreError.self) { try Query(query, parent: .root, database: Self.db) }
     }
-}
 
+    @Test("limits that still pass: a 1,499-byte string, 10 inequality fields, the key last after inequality fields")
+    func atTheLimits() throws {
+        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(s, .equal, .string(String(repeating: "x", count: 1499)))), parent: .root, database: Self.db)
+        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, (0..<10).map { .field(FieldPath(["f\($0)"]), .greaterThan, .integer(0)) })), parent: .root, database: Self.db)
+        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .greaterThan, .integer(0)), orderBy: [.init(n), .init(.documentName)]), parent: .root, database: Self.db)
+    }
+
+    @Test("an aggregation over a field orders by it after the explicit order and inequality fields; the key may not come first")
+    func aggregationOrder() throws {
+        let q = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(s, .greaterThan, "a"), orderBy: [.init(tags, .descending)]), parent: .root, database: Self.db)
+        #expect(try q.forAggregating([n]).orderBy.map(\.field) == [tags, s, n, .documentName])
+        #expect(try q.forAggregating([n]).orderBy.map(\.direction) == [.descending, .descending, .descending, .descending])
+        let keyed = try Query(StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(.documentName)]), parent: .root, database: Self.db)
+        #expect(throws: FirestoreError.self) { try keyed.forAggregating([n]) }
+    }
+
+    @Test("strings compare by UTF-8 bytes: canonically equivalent spellings are different values")
+    func canonicalEquivalents() {
+        let composed = Value.string("\u{E9}"), decomposed = Value.string("e\u{301}")
+        #expect(composed != decomposed)
+        #expect(decomposed.compare(to: composed) == .orderedAscending)
+    }
+}
