@@ -136,9 +136,19 @@ private actor Processor {
             views[target.id] = view
             snapshotTimes[target.id] = time
             rulesGenerations[target.id] = generation
-            sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: changes, isReset: isReset))
+            sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: Self.projected(changes, target), isReset: isReset))
         } catch {
             sink.yield(.targetRemoved(targetID: target.id, error: error))
+        }
+    }
+
+    /// The documents as the target's query selects them (all fields without a projection).
+    static func projected(_ changes: [TargetChange], _ target: ListenTarget) -> [TargetChange] {
+        guard case .query(let q) = target.kind, q.select != nil else { return changes }
+        return changes.map { c in
+            var c = c
+            c.document = q.project(c.document)
+            return c
         }
     }
 
@@ -195,7 +205,7 @@ private actor Processor {
             }
             views[id] = view
             snapshotTimes[id] = event.commitTime
-            if !changes.isEmpty { out.append((id, changes)) }
+            if !changes.isEmpty { out.append((id, Self.projected(changes, view.target))) }
         }
         if !out.isEmpty { sink.yield(.commit(readTime: event.commitTime, changes: out)) }
     }

@@ -65,8 +65,10 @@ package struct TargetView: Sendable {
         let wasIn = results.document(change.key) != nil
         let matches = change.after.map { doc in query?.matches(doc) ?? true } ?? false
         if query?.offset ?? 0 > 0 {
-            // Which documents an offset skips depends on all the others: refill from storage.
-            if wasIn || matches { needsRefill = true }
+            // Which documents an offset skips depends on all the others: refill from storage,
+            // also when a skipped document leaves (the window then shifts down by one).
+            let matched = change.before.map { doc in query?.matches(doc) ?? true } ?? false
+            if wasIn || matches || matched { needsRefill = true }
             return []
         }
         var out: [TargetChange] = []

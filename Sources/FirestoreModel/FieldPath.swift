@@ -26,8 +26,27 @@ package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertibl
             if inQuotes {
                 if c == "\\" {
                     guard let n = chars.next() else { throw bad("ends inside an escape") }
-                    current.append(n)
+                    // C-style escapes, as the emulator reads them.
+                    switch n {
+                    case "\\", "`", "'", "\"": current.append(n)
+                    case "n": current.append("\n")
+                    case "t": current.append("\t")
+                    case "r": current.append("\r")
+                    case "f": current.append("\u{0C}")
+                    case "b": current.append("\u{08}")
+                    case "a": current.append("\u{07}")
+                    case "v": current.append("\u{0B}")
+                    case "u":
+                        var hex = ""
+                        for _ in 0..<4 { if let h = chars.next() { hex.append(h) } }
+                        guard hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+                            throw bad("bad \\u escape")
+                        }
+                        current.append(Character(scalar))
+                    default: throw bad("unknown escape \\\(n)")
+                    }
                 } else if c == "`" {
+                    guard !current.isEmpty else { throw bad("empty quoted segment") }
                     inQuotes = false
                 } else {
                     current.append(c)

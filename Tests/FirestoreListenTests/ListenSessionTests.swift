@@ -78,6 +78,27 @@ struct ListenSessionTests {
         session.close()
     }
 
+    @Test("an offset window shifts when a skipped document leaves; a projection sends only the selected fields")
+    func offsetAndProjection() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        _ = try await engine.commit(Self.db, writes: (1...4).map { Self.set("off/d\($0)", ["s": .integer(Int64($0)), "extra": .boolean(true)]) })
+        let query = try Query(StructuredQuery(select: [FieldPath(["s"])], from: [.init(collectionID: "off")],
+                                              orderBy: [.init(FieldPath(["s"]), .ascending)], offset: 2),
+                              parent: .root, database: Self.db)
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        let first = await Self.next(&events)
+        #expect(Self.describe(first) == "current 1: added off/d3 -→0, added off/d4 -→1")
+        if case .targetCurrent(_, _, let changes, _)? = first {
+            #expect(changes.map(\.document.fields) == [["s": .integer(3)], ["s": .integer(4)]])
+        }
+        // d1 is skipped by the offset; deleting it moves d3 into the skipped part.
+        _ = try await engine.commit(Self.db, writes: [Self.delete("off/d1")])
+        #expect(Self.describe(await Self.next(&events)) == "commit 1: removed off/d3 0→-")
+        session.close()
+    }
+
     @Test("document targets see adds, modifications and deletes; unrelated commits send nothing")
     func documents() async throws {
         let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
