@@ -26,7 +26,8 @@ package struct Document: Sendable, Equatable, CustomStringConvertible {
     static func value(at path: ArraySlice<String>, in fields: [String: Value]) -> Value? {
         guard let first = path.first, let v = fields[first] else { return nil }
         if path.count == 1 { return v }
-        guard case .map(let m) = v else { return nil }
+        // A vector is one value: field paths do not reach inside it.
+        guard case .map(let m) = v, !FirestoreModel.Value.isVector(m) else { return nil }
         return value(at: path.dropFirst(), in: m)
     }
 
@@ -42,7 +43,7 @@ extension Dictionary where Key == String, Value == FirestoreModel.Value {
             return
         }
         var child: [String: FirestoreModel.Value]
-        if case .map(let m)? = self[first] {
+        if case .map(let m)? = self[first], !FirestoreModel.Value.isVector(m) {
             child = m
         } else {
             if value == nil { return }

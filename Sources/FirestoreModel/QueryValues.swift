@@ -1,6 +1,8 @@
 /// Checks on values a request compares with (filter operands, cursor values), which Firestore
 /// holds to the rules of stored values: the official emulator's messages.
 package enum QueryValues {
+    package static let maxVectorDimensions = 2048
+
     package static func validate(_ value: Value) throws(FirestoreError) {
         switch value {
         case .geoPoint(let latitude, let longitude):
@@ -26,10 +28,13 @@ package enum QueryValues {
         }
     }
 
-    /// A vector (`{__type__: "__vector__", value: [doubles]}`): not empty, doubles only, no NaN.
+    /// A vector (`{__type__: "__vector__", value: [doubles]}`): 1 to 2048 doubles, no NaN.
     package static func validateVector(_ m: [String: Value]) throws(FirestoreError) {
         guard case .array(let elements)? = m["value"], !elements.isEmpty else {
             throw .invalidArgument("Cannot have a zero length vector.")
+        }
+        if elements.count > maxVectorDimensions {
+            throw .invalidArgument("Vectors must be at most \(maxVectorDimensions) dimensions.")
         }
         for e in elements {
             guard case .double(let d) = e else {
