@@ -1,7 +1,8 @@
 import Foundation
 
 /// Methods of strings: `size`, `matches`, `lower`, `upper`, `trim`, `split`, `replace`,
-/// `toUtf8`. Sizes and indexes count Unicode scalars (code points). Regular expressions use
+/// `toUtf8`. `size` counts UTF-16 code units, as the official emulator does ("😀".size() is 2);
+/// indexes count Unicode scalars (code points). Regular expressions use
 /// RE2 syntax as far as ICU (NSRegularExpression) shares it; `matches` tests the whole string.
 enum StringMethods {
     static func call(_ name: String, _ text: String, _ arguments: [RuleValue]) -> RuleOutcome {
@@ -9,7 +10,7 @@ enum StringMethods {
         case "size", "lower", "upper", "trim", "toUtf8":
             if let error = Library.arity(name, arguments, 0) { return .failure(error) }
             switch name {
-            case "size": return .success(.int(Int64(text.unicodeScalars.count)))
+            case "size": return .success(.int(Int64(text.utf16.count)))
             case "lower": return .success(.string(text.lowercased()))
             case "upper": return .success(.string(text.uppercased()))
             case "trim": return .success(.string(trimmed(text)))
