@@ -20,7 +20,7 @@ package enum WriteValidator {
         if fieldName.utf8.count > 1500 {
             throw .invalidArgument("Field name \"\(display.prefix(40))…\" is longer than 1500 bytes.")
         }
-        if fieldName.hasPrefix("__") && fieldName.hasSuffix("__") && fieldName.count >= 4 {
+        if FieldPath.isReservedName(fieldName) {
             throw .invalidArgument(depth == 1 ? "field name \(fieldName) is reserved" : "field name '\(fieldName)' is reserved.")
         }
         try validate(value: value, at: path, depth: depth, database: database)

@@ -142,8 +142,15 @@ extension FieldPath {
         if limited && segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) > 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes")
         }
-        for s in segments where s.hasPrefix("__") && s.hasSuffix("__") && s.utf8.count >= 4 {
+        for s in segments where Self.isReservedName(s) {
             throw .invalidArgument("Invalid reserved name in field path \(canonical)")
         }
+    }
+}
+
+extension FieldPath {
+    /// Whether a field name matches `__.*__`, which Firestore reserves.
+    package static func isReservedName(_ name: String) -> Bool {
+        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
     }
 }

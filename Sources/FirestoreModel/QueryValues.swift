@@ -18,7 +18,7 @@ package enum QueryValues {
             try validateVector(m)
         case .map(let m):
             for (key, v) in m {
-                if key.hasPrefix("__") && key.hasSuffix("__") && key.utf8.count >= 4 {
+                if FieldPath.isReservedName(key) {
                     throw .invalidArgument("field name '\(key)' is reserved.")
                 }
                 try validate(v)

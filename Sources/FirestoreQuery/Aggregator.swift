@@ -21,7 +21,7 @@ package struct Aggregator: Sendable {
         }
         var aliases = Set<String>()
         for a in aggregations {
-            if a.alias.hasPrefix("__") && a.alias.hasSuffix("__") && a.alias.count >= 4 {
+            if FieldPath.isReservedName(a.alias) {
                 throw .invalidArgument("The property.name \"\(a.alias)\" is reserved.")
             }
             if a.alias.utf8.count > 1500 {

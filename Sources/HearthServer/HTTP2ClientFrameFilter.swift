@@ -49,10 +49,6 @@ final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandle
     private var outboundPayloadLeft = 0
     private var outboundHeader: [UInt8] = []
 
-    /// Counts, for tests and diagnostics.
-    private(set) var pingsAnswered = 0
-    private(set) var resetsDropped = 0
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var input = unwrapInboundIn(data)
         if var start = held {
@@ -98,10 +94,8 @@ final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandle
             if type == Self.pingType, var ack = input.getSlice(at: cursor, length: frameLength) {
                 ack.setInteger(flags | Self.ackFlag, at: ack.readerIndex + 4)
                 context.writeAndFlush(wrapOutboundOut(.byteBuffer(ack)), promise: nil)
-                pingsAnswered += 1
             } else {
                 ended.remove(stream)
-                resetsDropped += 1
             }
             cursor += frameLength
             runStart = cursor
