@@ -207,7 +207,7 @@ extension FirestoreEngine {
                     if case .array = v {
                         throw .invalidArgument("Cannot convert an array value in an array value (field transform on \"\(t.fieldPath.canonical)\").")
                     }
-                    try WriteValidator.validate(fields: ["v": v], key: write.key, database: db)
+                    try WriteValidator.validate(fields: ["v": v], key: write.key, database: db, limitingValues: false)
                 }
             case .serverTimestamp:
                 break

@@ -252,11 +252,28 @@ extension FirestoreEngine {
             let path = RuleValues.path(of: write.key, in: db)
             let requestResource = after.map { RuleValues.resource($0, in: db) } ?? .null
             let request = RulesRequest(method: method, path: path.segments, variables: [
-                "request": requestValue(identity, method: method, path: path, time: commitTime, extra: ["resource": requestResource]),
+                "request": requestValue(identity, method: method, path: path, time: commitTime,
+                                        extra: ["resource": requestResource, "writeFields": writeFields(of: write)]),
                 "resource": before.map { RuleValues.resource($0, in: db) } ?? .null,
             ])
             try engine.enforce(ruleset, request, db: db, source: source, ledger: &ledger)
         }
+    }
+
+    /// The deprecated `request.writeFields`, as the official emulator still answers it: the field
+    /// paths a masked write names (its mask, then its transforms' fields), or null for a write that
+    /// replaces or deletes the whole document.
+    static func writeFields(of write: Write) -> RuleValue {
+        var paths: [FieldPath]
+        switch write.operation {
+        case .update(_, let mask?): paths = mask
+        case .transform: paths = []
+        case .update(_, nil), .delete: return .null
+        }
+        for transform in write.transforms where !paths.contains(transform.fieldPath) {
+            paths.append(transform.fieldPath)
+        }
+        return .list(paths.map { .string($0.canonical) })
     }
 }
 

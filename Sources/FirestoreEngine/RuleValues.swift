@@ -16,7 +16,11 @@ package enum RuleValues {
         case .reference(let name): return .path(path(ofResourceName: name))
         case .geoPoint(let lat, let lng): return RuleLatLng(latitude: lat, longitude: lng).map(RuleValue.latlng) ?? .null
         case .array(let a): return .list(a.map(value))
-        case .map(let m): return .map(m.mapValues(value))
+        case .map(let m):
+            if Value.isVector(m), case .array(let elements)? = m["value"] {
+                return .vector(elements.map { if case .double(let d) = $0 { d } else if case .integer(let i) = $0 { Double(i) } else { .nan } })
+            }
+            return .map(m.mapValues(value))
         }
     }
 

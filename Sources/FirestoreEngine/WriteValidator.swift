@@ -2,17 +2,21 @@ package import FirestoreModel
 
 /// Checks writes against Firestore's limits before they reach storage.
 package enum WriteValidator {
-    /// Validates the fields a client sends: names, nesting, value ranges.
-    package static func validate(fields: [String: Value], key: ResourcePath, database: DatabaseID) throws(FirestoreError) {
+    /// Validates the fields a client sends: names, nesting, value ranges. `limitingValues: false`
+    /// skips the per-value string/bytes limit, which Firestore does not apply to the operands of
+    /// arrayUnion/arrayRemove (the document limit still holds).
+    package static func validate(fields: [String: Value], key: ResourcePath, database: DatabaseID,
+                                 limitingValues: Bool = true) throws(FirestoreError) {
         for (name, value) in fields {
             if DocumentSize.depth(of: value) > DocumentSize.maxNestingDepth {
                 throw .invalidArgument("Property \(name) contains an invalid nested entity: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
             }
-            try validate(fieldName: name, value: value, path: [name], depth: 1, database: database)
+            try validate(fieldName: name, value: value, path: [name], depth: 1, database: database, limitingValues: limitingValues)
         }
     }
 
-    private static func validate(fieldName: String, value: Value, path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
+    private static func validate(fieldName: String, value: Value, path: [String], depth: Int, database: DatabaseID,
+                                 limitingValues: Bool) throws(FirestoreError) {
         var display: String { FieldPath(path).canonical } // for messages only
         if fieldName.isEmpty {
             throw .invalidArgument("Field name at \"\(display)\" is empty; field names must not be empty.")
@@ -23,15 +27,16 @@ package enum WriteValidator {
         if FieldPath.isReservedName(fieldName) {
             throw .invalidArgument(depth == 1 ? "field name \(fieldName) is reserved" : "field name '\(fieldName)' is reserved.")
         }
-        try validate(value: value, at: path, depth: depth, database: database)
+        try validate(value: value, at: path, depth: depth, database: database, limitingValues: limitingValues)
     }
 
-    private static func validate(value: Value, at path: [String], depth: Int, database: DatabaseID) throws(FirestoreError) {
+    private static func validate(value: Value, at path: [String], depth: Int, database: DatabaseID,
+                                 limitingValues: Bool) throws(FirestoreError) {
         var display: String { FieldPath(path).canonical } // for messages only
         switch value {
-        case .string(let text) where text.utf8.count > DocumentSize.maxValueBytes:
+        case .string(let text) where limitingValues && text.utf8.count > DocumentSize.maxValueBytes:
             throw tooLong(path)
-        case .bytes(let b) where b.count > DocumentSize.maxValueBytes:
+        case .bytes(let b) where limitingValues && b.count > DocumentSize.maxValueBytes:
             throw tooLong(path)
         case .timestamp(let t):
             guard t.isValid else { throw .invalidArgument("Field \"\(display)\" has a timestamp out of range: years must lie between 1 and 9999.") }
@@ -54,7 +59,7 @@ package enum WriteValidator {
                 if case .map(let m) = e, Value.isVector(m) {
                     throw .invalidArgument("Cannot convert a vector value in an array value.")
                 }
-                try validate(value: e, at: path, depth: depth + 1, database: database)
+                try validate(value: e, at: path, depth: depth + 1, database: database, limitingValues: limitingValues)
             }
         case .map(let m) where Value.isVector(m):
             // A vector value: `{__type__: "__vector__", value: [numbers]}`, its reserved key allowed.
@@ -64,7 +69,7 @@ package enum WriteValidator {
             }
         case .map(let m):
             for (k, v) in m {
-                try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database)
+                try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database, limitingValues: limitingValues)
             }
         default:
             break

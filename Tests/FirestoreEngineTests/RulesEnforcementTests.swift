@@ -110,6 +110,9 @@ struct RulesEnforcementTests {
         ("resource.data.members is list && request.auth.uid in resource.data.members",
          .field(FieldPath(["members"]), .arrayContains, "alice"), false),
         ("resource.data.members.size() < 3", .field(FieldPath(["members"]), .arrayContains, "alice"), false),
+        ("resource.data.members.hasAny([request.auth.uid])", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
+        ("resource.data.members.hasAny(['x', request.auth.uid].toSet())", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
+        ("resource.data.members.hasAny([request.auth.uid])", .field(FieldPath(["members"]), .arrayContains, "bob"), false),
         // Contradictory equalities match nothing, so nothing needs permission.
         ("resource.data.owner == request.auth.uid",
          .composite(.and, [.field(FieldPath(["owner"]), .equal, "alice"), .field(FieldPath(["owner"]), .equal, "bob")]), true),
@@ -262,6 +265,43 @@ struct RulesEnforcementTests {
         // Deleting and re-creating an existing document is an update; alice may not.
         let recreate = [Write(key: ResourcePath(["c", "d"]), operation: .delete), Self.set("c/d", ["n": .integer(2)])]
         let code = await Self.code { () async throws(FirestoreError) in _ = try await e.commit(Self.db, writes: recreate, identity: alice) }
+        #expect(code == .permissionDenied)
+    }
+
+    @Test("request.writeFields: a masked write's mask and transformed fields, null for a whole-document write",
+          arguments: [
+              // (write, the writeFields the rule accepts)
+              (Write(key: ResourcePath(["c", "d"]), operation: .update(fields: ["v": .integer(1)], mask: [FieldPath(["v"])])), "['v']"),
+              (Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: [FieldPath(["a", "b"])])), "['a.b']"),
+              (Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []),
+                     transforms: [.init(fieldPath: FieldPath(["n"]), kind: .increment(.integer(1)))]), "['n']"),
+              (Write(key: ResourcePath(["c", "d"]), operation: .transform,
+                     transforms: [.init(fieldPath: FieldPath(["n"]), kind: .serverTimestamp)]), "['n']"),
+              (Write(key: ResourcePath(["c", "d"]), operation: .update(fields: ["v": .integer(1)], mask: nil)), "null"),
+              (Write(key: ResourcePath(["c", "d"]), operation: .delete), "null"),
+          ])
+    func writeFields(_ write: Write, _ expected: String) async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let text = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /c/{id} {\n      allow write: if request.writeFields == \(expected);\n    }\n  }\n}\n"
+        #expect(e.rules.install([RulesSource(name: "firestore.rules", text: text)], project: Self.db.project).ruleset != nil)
+        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["v": .integer(0), "a": .map(["b": .integer(0)])])])
+        _ = try await e.commit(Self.db, writes: [write], identity: Self.alice)
+        let other = Write(key: ResourcePath(["c", "d"]), operation: .update(fields: ["zz": .integer(1)], mask: [FieldPath(["zz"])]))
+        let code = await Self.code { () async throws(FirestoreError) in _ = try await e.commit(Self.db, writes: [other], identity: Self.alice) }
+        #expect(code == .permissionDenied)
+    }
+
+    @Test("a vector is neither a map nor a list in rules, and equals the same vector")
+    func vectorsInRules() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let rule = "!(request.resource.data.v is map) && !(request.resource.data.v is list) && request.resource.data.v == request.resource.data.w && request.resource.data.v != request.resource.data.u"
+        let text = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /c/{id} {\n      allow create: if \(rule);\n    }\n  }\n}\n"
+        #expect(e.rules.install([RulesSource(name: "firestore.rules", text: text)], project: Self.db.project).ruleset != nil)
+        func vector(_ xs: [Double]) -> Value { .map(["__type__": "__vector__", "value": .array(xs.map(Value.double))]) }
+        _ = try await e.commit(Self.db, writes: [Self.set("c/a", ["v": vector([1, 2]), "w": vector([1, 2]), "u": vector([1, 3])])], identity: Self.alice)
+        let code = await Self.code { () async throws(FirestoreError) in
+            _ = try await e.commit(Self.db, writes: [Self.set("c/b", ["v": vector([1, 2]), "w": vector([1, 2]), "u": vector([1, 2])])], identity: Self.alice)
+        }
         #expect(code == .permissionDenied)
     }
 

@@ -41,10 +41,23 @@ extension Lexer {
             emit(.float(Double(text) ?? .nan), from: start)
         } else if let value = Int64(text) {
             emit(.int(value), from: start)
+        } else if text == "9223372036854775808", isAfterUnaryMinus {
+            // The magnitude of Int64.min, only meaningful negated: `-9223372036854775808`. It is
+            // emitted as Int64.min, which the parser's fold of the unary minus keeps as it is.
+            emit(.int(.min), from: start)
         } else {
             sink.error("integer literal '\(text)' is out of range", at: range(from: start))
             emit(.invalid(text), from: start)
         }
+    }
+
+    /// Whether the previous token is a `-` that can only be a unary minus (it follows the start of
+    /// an expression, not an operand).
+    private var isAfterUnaryMinus: Bool {
+        guard let last = tokens.last, case .punctuation(.minus) = last.kind else { return false }
+        var before = self
+        before.tokens.removeLast()
+        return before.isExpressionExpected
     }
 
     private mutating func appendDigits(to text: inout String) {

@@ -16,8 +16,8 @@ enum Library {
         case .latlng(let point): LatLngFunctions.call(name, point, arguments)
         case .path(let path): Conversions.call(name, path, arguments)
         case .null: .failure(.nullValue)
-        case .bool, .int, .float: .failure(.functionNotFound(name))
-        case .constrained(let c): .failure(c.unknown("`.\(name)()` of the value"))
+        case .bool, .int, .float, .vector: .failure(.functionNotFound(name))
+        case .constrained(let c): c.method(name, arguments)
         }
     }
 

@@ -95,12 +95,17 @@ extension Parser {
             operators.append(next)
         }
         var operand = parsePostfix()
-        for op in operators.reversed() {
+        for (index, op) in operators.reversed().enumerated() {
             if op == .negate, case .literal(let value) = operand.kind {
                 // Fold `-1` into a literal so that `-9223372036854775808`-style bounds read naturally.
                 switch value {
                 case .int(let int) where int != .min:
                     operand = finish(.literal(.int(-int)), start.extended(to: operand.range))
+                    continue
+                case .int(.min) where index == 0 && operand.range.end - operand.range.start == 19:
+                    // The lexer's Int64.min stands for the 19 digits of 2^63 written right after
+                    // this minus (not a folded `(-9223372036854775808)`, which negates to overflow).
+                    operand = finish(.literal(.int(.min)), start.extended(to: operand.range))
                     continue
                 case .float(let float):
                     operand = finish(.literal(.float(-float)), start.extended(to: operand.range))

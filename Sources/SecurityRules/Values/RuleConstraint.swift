@@ -101,6 +101,23 @@ package struct RuleConstraint: Sendable, Hashable {
         return false
     }
 
+    /// A method call on the constrained value: `list.hasAny(values)` is true when the query says
+    /// the list holds one of `values` (`where tags array-contains x` proves `tags.hasAny([x])`).
+    /// Anything else is unknown.
+    func method(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
+        if name == "hasAny", arguments.count == 1 {
+            let candidates: [RuleValue]? = switch arguments[0] {
+            case .list(let values): values
+            case .set(let set): set.elements
+            default: nil
+            }
+            if let candidates, candidates.contains(where: { c in elements.contains { $0.isRulesEqual(to: c) } }) {
+                return .success(.bool(true))
+            }
+        }
+        return .failure(unknown("`.\(name)()` of the value"))
+    }
+
     /// `is <type>`: false, whatever the filters say. The Firestore emulator judges a
     /// constrained field to be of no type (`where members array-contains uid` does not make
     /// `resource.data.members is list` hold), so a type check needs an equality filter.

@@ -23,6 +23,7 @@ extension RuleValue: CustomStringConvertible {
         case .timestamp(let timestamp): return timestamp.description
         case .duration(let duration): return duration.description
         case .latlng(let latlng): return latlng.description
+        case .vector(let values): return "vector([" + values.map(Self.floatText).joined(separator: ", ") + "])"
         case .mapDiff(let diff): return diff.description
         case .constrained(let c):
             return "<query: " + (c.summary.isEmpty ? "any value" : c.summary.joined(separator: " and ")) + ">"

@@ -24,6 +24,8 @@ package enum RuleValue: Sendable {
     case timestamp(RuleTimestamp)
     case duration(RuleDuration)
     case latlng(RuleLatLng)
+    /// A Firestore vector value. Rules can compare it but it is neither a list nor a map.
+    case vector([Double])
     /// The result of `map.diff(other)`.
     case mapDiff(RuleMapDiff)
     /// A field of a document a query could return, known only through the query's filters.
@@ -45,6 +47,7 @@ package enum RuleValue: Sendable {
         case .timestamp: "timestamp"
         case .duration: "duration"
         case .latlng: "latlng"
+        case .vector: "vector"
         case .mapDiff: "map_diff"
         case .constrained: "constrained"
         }
@@ -94,6 +97,8 @@ extension RuleValue: Hashable {
         case (.timestamp(let a), .timestamp(let b)): return a == b
         case (.duration(let a), .duration(let b)): return a == b
         case (.latlng(let a), .latlng(let b)): return a == b
+        case (.vector(let a), .vector(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || (nanIsEqual && $0.isNaN && $1.isNaN) }
         case (.mapDiff(let a), .mapDiff(let b)): return a == b
         case (.constrained(let a), .constrained(let b)): return a == b
         default: return false
@@ -125,6 +130,9 @@ extension RuleValue: Hashable {
         case .timestamp(let timestamp): hasher.combine(timestamp)
         case .duration(let duration): hasher.combine(duration)
         case .latlng(let latlng): hasher.combine(latlng)
+        case .vector(let values):
+            hasher.combine(values.count)
+            for value in values { hasher.combine(value == 0 ? 0 : value.isNaN ? Double.nan.bitPattern : value.bitPattern) }
         case .mapDiff(let diff): hasher.combine(diff)
         case .constrained(let constraint): hasher.combine(constraint)
         }
