@@ -89,8 +89,8 @@ extension FirestoreGRPCService {
         let db = try Self.database(r.database)
         var keys: [ResourcePath] = []
         var foreign: [String] = []
-        var seen = Set<String>()
-        for name in r.documents where seen.insert(name).inserted {
+        var seen = Set<[UInt8]>() // by bytes: canonically equivalent names are different documents
+        for name in r.documents where seen.insert(Array(name.utf8)).inserted {
             let (other, key) = try PathValidation.documentKey(fromName: name)
             if other == db { keys.append(key) } else { foreign.append(name) }
         }

@@ -112,12 +112,22 @@ package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// Whether `self` equals `other` or lies below it.
     package func isPrefixed(by other: FieldPath) -> Bool {
-        other.segments.count <= segments.count && Array(segments.prefix(other.segments.count)) == other.segments
+        other.segments.count <= segments.count && zip(segments, other.segments).allSatisfy { $0.hasSameUTF8($1) }
+    }
+
+    /// Field paths are equal when their segments have the same bytes (see ``ResourcePath``).
+    package static func == (a: FieldPath, b: FieldPath) -> Bool {
+        a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.hasSameUTF8($1) }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(segments.count)
+        for segment in segments { segment.hashUTF8(into: &hasher) }
     }
 
     /// Segment-wise order (segments by UTF-8 bytes).
     package static func < (a: FieldPath, b: FieldPath) -> Bool {
-        for (x, y) in zip(a.segments, b.segments) where x != y { return utf8Less(x, y) }
+        for (x, y) in zip(a.segments, b.segments) where !x.hasSameUTF8(y) { return utf8Less(x, y) }
         return a.segments.count < b.segments.count
     }
 }

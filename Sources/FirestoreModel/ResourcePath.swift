@@ -25,7 +25,19 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Whether `self` lies strictly below `ancestor`.
     package func isDescendant(of ancestor: ResourcePath) -> Bool {
-        segments.count > ancestor.segments.count && Array(segments.prefix(ancestor.segments.count)) == ancestor.segments
+        segments.count > ancestor.segments.count && zip(segments, ancestor.segments).allSatisfy { $0.hasSameUTF8($1) }
+    }
+
+    /// Paths are equal when their segments have the same bytes: `é` written as one code point and
+    /// as `e` plus a combining accent are two documents, as in Firestore (Swift's `==` on strings
+    /// would take them as one).
+    package static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+        a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { $0.hasSameUTF8($1) }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(segments.count)
+        for segment in segments { segment.hashUTF8(into: &hasher) }
     }
 
     package var description: String { segments.joined(separator: "/") }
@@ -33,7 +45,7 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
     /// Firestore's document order: segment by segment (``compareSegments(_:_:)``), a path
     /// before the paths below it.
     package static func < (a: ResourcePath, b: ResourcePath) -> Bool {
-        for (x, y) in zip(a.segments, b.segments) where x != y { return compareSegments(x, y) == .orderedAscending }
+        for (x, y) in zip(a.segments, b.segments) where !x.hasSameUTF8(y) { return compareSegments(x, y) == .orderedAscending }
         return a.segments.count < b.segments.count
     }
 
@@ -77,5 +89,20 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
         case (nil, _?): return .orderedDescending
         default: return Value.compareUTF8(String(a), String(b))
         }
+    }
+}
+
+extension String {
+    /// Byte equality. Firestore names (IDs, field names, map keys) are distinct when their UTF-8
+    /// differs, while Swift's `==` equates canonically equivalent spellings.
+    package func hasSameUTF8(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    }
+
+    /// Feeds the UTF-8 bytes to a hasher, consistent with ``hasSameUTF8(_:)``.
+    package func hashUTF8(into hasher: inout Hasher) {
+        var copy = self
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(0xFF as UInt8) // never a UTF-8 byte: ends the segment
     }
 }

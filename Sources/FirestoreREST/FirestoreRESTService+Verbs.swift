@@ -10,11 +10,11 @@ extension FirestoreRESTService {
         // Names in another database are reported missing; repeated names are answered once.
         var keys: [ResourcePath] = []
         var foreign: [String] = []
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>() // by bytes: canonically equivalent names are different documents
         if case .array(let items)? = body["documents"] {
             for item in items {
                 guard case .string(let name) = item else { throw .invalidArgument("Payload isn't valid for request: documents must be names.") }
-                guard seen.insert(name).inserted else { continue }
+                guard seen.insert(Array(name.utf8)).inserted else { continue }
                 let (other, key) = try PathValidation.documentKey(fromName: name)
                 if other == db { keys.append(key) } else { foreign.append(name) }
             }

@@ -41,4 +41,22 @@ struct ResourcePathTests {
             }
         }
     }
+
+    @Test("paths and field paths are equal by bytes: canonically equivalent spellings are distinct")
+    func byteEquality() {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        #expect(composed == decomposed) // Swift's String equality, which Firestore names must not use
+        let a = ResourcePath(["c", composed]), b = ResourcePath(["c", decomposed])
+        #expect(a != b)
+        #expect(Set([a, b, ResourcePath(["c", "\u{E9}"])]).count == 2)
+        #expect(a < b || b < a)
+        #expect(!ResourcePath(["c", composed, "s", "x"]).isDescendant(of: b))
+        #expect(ResourcePath(["c", composed, "s", "x"]).isDescendant(of: a))
+        let f = FieldPath([composed, "x"]), g = FieldPath([decomposed, "x"])
+        #expect(f != g)
+        #expect(Set([f, g]).count == 2)
+        #expect(!f.isPrefixed(by: FieldPath([decomposed])))
+        #expect(f.isPrefixed(by: FieldPath([composed])))
+        #expect(f < g || g < f)
+    }
 }
