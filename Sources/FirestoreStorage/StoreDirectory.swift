@@ -45,8 +45,13 @@ package final class StoreDirectory: Sendable {
 
     package func closeAll() {
         stores.withLock { stores in
-            for s in stores.values { try? s.close() }
+            for (id, s) in stores {
+                do { try s.close() } catch {
+                    FileHandle.standardError.write(Data("hearth: could not close the database \(id): \(error)\n".utf8))
+                }
+            }
             stores.removeAll()
         }
     }
 }
+
