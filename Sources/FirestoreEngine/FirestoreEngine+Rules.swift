@@ -195,7 +195,7 @@ extension FirestoreEngine {
         for path in fields {
             if var values = alternatives[path] {
                 // Values the bounds rule out match nothing.
-                if let c = bounds[path] { values = values.filter { c.decide(.equal, $0, constrainedOnLeft: true) != false } }
+                if let c = bounds[path] { values = values.filter(c.admits) }
                 candidates = candidates.flatMap { c in
                     values.map { v in var c = c; c.setNested(v, at: path.segments[...]); return c }
                 }

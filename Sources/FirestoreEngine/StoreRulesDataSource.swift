@@ -37,6 +37,11 @@ struct StoreRulesDataSource: RulesDataSource, @unchecked Sendable {
         return try document(key).map { RuleValues.resource($0, in: database) }
     }
 
+    func isWritten(at path: RulePath) -> Bool {
+        guard let key = try? key(of: path) else { return false }
+        return after.index(forKey: key) != nil
+    }
+
     func resourceAfter(at path: RulePath) throws -> RuleValue? {
         guard let key = try key(of: path) else { return nil }
         if let pending = after[key] { return pending.map { RuleValues.resource($0, in: database) } }

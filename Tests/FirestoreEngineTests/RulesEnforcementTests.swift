@@ -98,7 +98,10 @@ struct RulesEnforcementTests {
         ("resource.data.n >= 5 && resource.data.n <= 10",
          .composite(.and, [.field(FieldPath(["n"]), .greaterThanOrEqual, .integer(5)), .field(FieldPath(["n"]), .lessThanOrEqual, .integer(10))]), true),
         ("resource.data.n >= 5 && resource.data.n <= 10", .field(FieldPath(["n"]), .greaterThanOrEqual, .integer(5)), false),
-        ("!(resource.data.n < 5)", .field(FieldPath(["n"]), .greaterThan, .integer(7)), true), // refuted, then negated
+        ("!(resource.data.n < 5)", .field(FieldPath(["n"]), .greaterThan, .integer(7)), false), // a refutation is not proof
+        ("resource.data.n > 5.5", .field(FieldPath(["n"]), .greaterThanOrEqual, .integer(6)), true), // numbers of either kind
+        ("resource.data.n != null", .field(FieldPath(["n"]), .notIn, .array([.integer(1)])), true), // any filter implies presence
+        ("!(resource.data.s == 'deleted')", .field(FieldPath(["s"]), .notEqual, "deleted"), false), // == is not refuted
         ("resource.data.n is int", .field(FieldPath(["n"]), .greaterThan, .integer(5)), false),
         ("resource.data.s != 'deleted'", .field(FieldPath(["s"]), .notEqual, "deleted"), true),
         ("resource.data.s != 'deleted'", .field(FieldPath(["s"]), .notIn, .array(["deleted", "spam"])), true),

@@ -39,7 +39,7 @@ struct LexerTests {
         ("42", TokenKind.int(42)),
         ("0x2a", .int(42)),
         ("4.5", .float(4.5)),
-        ("2e2", .float(200)),
+        ("200.0", .float(200)),
         ("'it\\'s'", .string("it's")),
         ("\"\\u263A\"", .string("☺")),
         ("r'\\n'", .string("\\n")),

@@ -67,6 +67,7 @@ struct Checker {
             }
         }
         checkRecursion()
+        checkCallDepth()
         return matches
     }
 

@@ -11,9 +11,15 @@ package protocol RulesDataSource: Sendable {
     func resource(at path: RulePath) throws -> RuleValue?
     /// The resource at a path as it would be if the request (or the whole batch) succeeded.
     func resourceAfter(at path: RulePath) throws -> RuleValue?
+    /// Whether the request writes the document at a path. `get()`/`getAfter()` of such a
+    /// document that does not exist is null rather than an error, as in the official emulator.
+    func isWritten(at path: RulePath) -> Bool
 }
 
 extension RulesDataSource {
+    /// By default the request writes nothing.
+    package func isWritten(at path: RulePath) -> Bool { false }
+
     /// By default the state after the request is the state before it.
     package func resourceAfter(at path: RulePath) throws -> RuleValue? {
         try resource(at: path)

@@ -22,9 +22,10 @@ extension Evaluator {
             guard position >= 0, position < values.count else { return .failure(Self.outOfRange(position, values.count)) }
             return .success(values[Int(position)])
         case (.string(let text), .int(let position)):
-            let scalars = Array(text.unicodeScalars)
-            guard position >= 0, position < scalars.count else { return .failure(Self.outOfRange(position, scalars.count)) }
-            return .success(.string(String(scalars[Int(position)])))
+            // UTF-16 code units, as Java strings in the official emulator ("a😀b"[3] == "b").
+            let units = Array(text.utf16)
+            guard position >= 0, position < units.count else { return .failure(Self.outOfRange(position, units.count)) }
+            return .success(.string(Self.string(utf16: units[Int(position)...Int(position)])))
         case (.path(let path), .int(let position)):
             guard position >= 0, position < path.segments.count else {
                 return .failure(Self.outOfRange(position, path.segments.count))
@@ -35,6 +36,11 @@ extension Evaluator {
         default:
             return .failure(.unsupported("\(container.typeName)[\(keyValue.typeName)]"))
         }
+    }
+
+    /// Text from UTF-16 code units; a surrogate cut off from its pair becomes U+FFFD.
+    static func string(utf16 units: ArraySlice<UInt16>) -> String {
+        String(decoding: units, as: UTF16.self)
     }
 
     static func outOfRange(_ position: Int64, _ count: Int) -> RuleError {
@@ -68,8 +74,11 @@ extension Evaluator {
         case .list(let values):
             return range(values.count).map { .list(Array(values[$0])) }
         case .string(let text):
-            let scalars = Array(text.unicodeScalars)
-            return range(scalars.count).map { .string(RulesSource.string(scalars[$0])) }
+            let units = Array(text.utf16)
+            return range(units.count).map { .string(Self.string(utf16: units[$0])) }
+        case .path(let path):
+            // A path's segments [from:to] make a path: /c/d[…] as the emulator slices it.
+            return range(path.segments.count).map { .path(RulePath(Array(path.segments[$0]))) }
         case .null:
             return .failure(.nullValue)
         default:

@@ -31,7 +31,8 @@ extension Evaluator {
         }
         let values = arguments.map { evaluate($0, env) }
         if let limitError { return .failure(limitError) }
-        guard callDepth < Self.callDepthLimit else {
+        // The first call plus `callDepthLimit` nested ones (h0 calling down to h20), as in the emulator.
+        guard callDepth <= Self.callDepthLimit else {
             return fail(limit: "Exceeded maximum function call depth of \(Self.callDepthLimit).", at: node)
         }
         callDepth += 1
@@ -68,7 +69,8 @@ extension Evaluator {
     /// `get`, `exists`, `getAfter`, `existsAfter` (also as `firestore.…`). As in the official
     /// emulator, the argument must be the path of a document
     /// (`/databases/{database}/documents/{collection}/{id}…`), and `get` or `getAfter` of a
-    /// missing document is an error, while `exists` or `existsAfter` of it is false.
+    /// missing document is an error (null when the request writes that document), while
+    /// `exists` or `existsAfter` of it is false.
     func lookup(_ name: String, _ values: [RuleValue], at node: NodeID) -> RuleOutcome {
         guard values.count == 1 else { return .failure(.invalidArgument("\(name)() takes one argument.")) }
         guard case .path(let path) = values[0] else {
@@ -98,6 +100,7 @@ extension Evaluator {
         }
         if name.hasPrefix("exists") { return .success(.bool(resource != .null)) }
         guard resource != .null else {
+            if dataSource.isWritten(at: path) { return .success(.null) }
             let check = isAfter ? "existsAfter" : "exists"
             return .failure(RuleError("No document at \(path)\(isAfter ? " after the request" : ""); check with \(check)() first."))
         }

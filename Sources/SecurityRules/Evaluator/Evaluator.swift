@@ -119,6 +119,10 @@ final class Evaluator {
             return evaluateConditional(condition, then, otherwise, env)
         case .isType(let value, let type, _):
             return evaluate(value, env).flatMap { v in
+                if type == .set, case .set = v {
+                    // The official emulator fails `x is set` for a set (an evaluation error).
+                    return .failure(.unsupported("set is set"))
+                }
                 guard case .constrained(let c) = v else { return .success(.bool(type.matches(v))) }
                 return .success(.bool(c.isType(type)))
             }

@@ -23,20 +23,7 @@ extension Lexer {
             advance()
             appendDigits(to: &text)
         }
-        if let e = peek(), e == "e" || e == "E" {
-            let sign = peek(1)
-            let hasSign = sign == "+" || sign == "-"
-            if peek(hasSign ? 2 : 1)?.isASCIIDigit == true {
-                isFloat = true
-                text.append("e")
-                advance()
-                if hasSign, let sign {
-                    text.unicodeScalars.append(sign)
-                    advance()
-                }
-                appendDigits(to: &text)
-            }
-        }
+        // No exponents: the official emulator refuses `1e3` (an int followed by a name).
         if isFloat {
             emit(.float(Double(text) ?? .nan), from: start)
         } else if let value = Int64(text) {

@@ -25,15 +25,16 @@ enum Conversions {
         }
     }
 
-    /// `int('2') == 2`, `int(2.7) == 2` (truncating toward zero).
+    /// `int('2') == 2`, `int(2.7) == 2` (truncating toward zero). Floats beyond the int range
+    /// clamp to its ends and NaN becomes 0, as Java's `(long)` cast does in the emulator.
     static func int(_ value: RuleValue) -> RuleOutcome {
         switch value {
         case .int: return .success(value)
         case .float(let float):
-            guard let int = Int64(exactly: float.rounded(.towardZero)) else {
-                return .failure(.invalidArgument("\(value) cannot be converted to an int."))
-            }
-            return .success(.int(int))
+            if float.isNaN { return .success(.int(0)) }
+            if float >= 0x1p63 { return .success(.int(.max)) }
+            if float < -0x1p63 { return .success(.int(.min)) }
+            return .success(.int(Int64(float.rounded(.towardZero))))
         case .string(let text):
             guard let int = Int64(text) else { return .failure(.invalidArgument("\(value) is not an integer.")) }
             return .success(.int(int))
@@ -48,16 +49,45 @@ enum Conversions {
         case .int(let int): return .success(.float(Double(int)))
         case .float: return .success(value)
         case .string(let text):
-            let accepted = ["NaN": Double.nan, "Infinity": .infinity, "-Infinity": -.infinity]
-            if let special = accepted[text] { return .success(.float(special)) }
-            guard text.unicodeScalars.allSatisfy({ $0.isASCIIDigit || "+-.eE".unicodeScalars.contains($0) }),
-                  let double = Double(text) else {
-                return .failure(.invalidArgument("\(value) is not a number."))
-            }
+            guard let double = javaParseDouble(text) else { return .failure(.invalidArgument("\(value) is not a number.")) }
             return .success(.float(double))
         default:
             return Library.typeError("float", expected: "an int, float or string", got: value)
         }
+    }
+
+    /// Java's `Double.parseDouble`, which the emulator uses: surrounding whitespace (and control
+    /// characters) is ignored; decimal with an optional exponent and an optional `f`/`d` suffix,
+    /// hexadecimal with a binary exponent (`0x1p3`), `NaN` and `Infinity` with an optional sign.
+    static func javaParseDouble(_ text: String) -> Double? {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
+              let last = scalars.lastIndex(where: { $0.value > 0x20 }) else { return nil }
+        var body = String(scalars[first...last])
+        var sign = ""
+        if let s = body.first, s == "+" || s == "-" {
+            sign = s == "-" ? "-" : ""
+            body.removeFirst()
+        }
+        if body == "NaN" { return .nan }
+        if body == "Infinity" { return sign == "-" ? -.infinity : .infinity }
+        let isHex = body.hasPrefix("0x") || body.hasPrefix("0X")
+        // A type suffix: after a decimal number, or after a hexadecimal one's exponent (its
+        // mantissa may itself end in the hex digits f or d).
+        if let suffix = body.last, "fFdD".contains(suffix), !isHex || body.contains(where: { $0 == "p" || $0 == "P" }) {
+            body.removeLast()
+        }
+        guard !body.isEmpty else { return nil }
+        if isHex {
+            // Hexadecimal needs its binary exponent in Java: 0x1p3, 0x1.8P1.
+            let hex = body.dropFirst(2)
+            guard hex.contains(where: { $0 == "p" || $0 == "P" }),
+                  hex.allSatisfy({ $0.isHexDigit || "pP.+-".contains($0) }) else { return nil }
+            return Double(sign + "0x" + hex)
+        }
+        guard body.unicodeScalars.allSatisfy({ $0.isASCIIDigit || ".eE+-".unicodeScalars.contains($0) }),
+              body.unicodeScalars.contains(where: \.isASCIIDigit) else { return nil }
+        return Double(sign + body)
     }
 
     /// `path('a/b')` or `path('/a/b')`.

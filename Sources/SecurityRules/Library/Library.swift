@@ -21,6 +21,11 @@ enum Library {
         }
     }
 
+    /// Whether a list holds a value, by element equality (NaN is never a member).
+    static func member(_ value: RuleValue, of values: [RuleValue]) -> Bool {
+        values.contains { $0.isRulesEqual(to: value) }
+    }
+
     static func namespaceFunction(_ namespace: String, _ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
         switch namespace {
         case "math": MathFunctions.call(name, arguments)

@@ -1,5 +1,6 @@
 /// Methods of lists: `concat`, `hasAll`, `hasAny`, `hasOnly`, `join`, `removeAll`, `size`,
-/// `toSet`. Membership uses the language's equality (`1 == 1.0`).
+/// `toSet`. Membership uses element equality (``RuleValue/isRulesEqual(to:)``: `1` is not
+/// `1.0`, NaN matches nothing).
 enum ListMethods {
     static func call(_ name: String, _ values: [RuleValue], _ arguments: [RuleValue]) -> RuleOutcome {
         if name == "size" || name == "toSet" {
@@ -15,8 +16,9 @@ enum ListMethods {
             guard case .string(let separator) = argument else { return Library.typeError(name, expected: "a string", got: argument) }
             var parts: [String] = []
             for value in values {
-                guard case .string(let text) = value else {
-                    return .failure(.invalidArgument("join() needs a list of strings; found \(value.typeName)."))
+                // Other values join in their string() form: [1, 2].join(',') == '1,2'.
+                guard case .success(.string(let text)) = Conversions.string(value) else {
+                    return .failure(.invalidArgument("join() cannot join a \(value.typeName)."))
                 }
                 parts.append(text)
             }
@@ -32,17 +34,13 @@ enum ListMethods {
         case "concat":
             return .success(.list(values + others))
         case "hasAll":
-            let own = RuleValueSet(values)
-            return .success(.bool(others.allSatisfy(own.contains)))
+            return .success(.bool(others.allSatisfy { Library.member($0, of: values) }))
         case "hasAny":
-            let own = RuleValueSet(values)
-            return .success(.bool(others.contains(where: own.contains)))
+            return .success(.bool(others.contains { Library.member($0, of: values) }))
         case "hasOnly":
-            let allowed = RuleValueSet(others)
-            return .success(.bool(values.allSatisfy(allowed.contains)))
+            return .success(.bool(values.allSatisfy { Library.member($0, of: others) }))
         case "removeAll":
-            let removed = RuleValueSet(others)
-            return .success(.list(values.filter { !removed.contains($0) }))
+            return .success(.list(values.filter { !Library.member($0, of: others) }))
         default:
             return .failure(.functionNotFound(name))
         }

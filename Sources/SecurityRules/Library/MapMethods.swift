@@ -31,7 +31,7 @@ enum MapMethods {
         case .string(let name):
             return .success(map[name] ?? fallback)
         case .list(let path):
-            guard !path.isEmpty else { return .failure(.invalidArgument("get() needs a non-empty key list.")) }
+            // An empty key list names the map itself, as in the official emulator.
             var current = RuleValue.map(map)
             for step in path {
                 guard case .string(let name) = step else {

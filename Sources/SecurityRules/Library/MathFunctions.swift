@@ -25,7 +25,8 @@ enum MathFunctions {
         switch name {
         case "abs":
             if case .int(let int) = argument {
-                return int == .min ? .failure(.integerOverflow) : .success(.int(Swift.abs(int)))
+                // Java's Math.abs: the smallest int has no positive counterpart and stays itself.
+                return .success(.int(int == .min ? .min : Swift.abs(int)))
             }
             return .success(.float(Swift.abs(number)))
         case "sqrt": return .success(.float(number.squareRoot()))

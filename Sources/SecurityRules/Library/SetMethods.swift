@@ -9,6 +9,10 @@ enum SetMethods {
         let known = ["difference", "hasAll", "hasAny", "hasOnly", "intersection", "union"]
         guard known.contains(name) else { return .failure(.functionNotFound(name)) }
         if let error = Library.arity(name, arguments, 1) { return .failure(error) }
+        if ["difference", "intersection", "union"].contains(name), case .list = arguments[0] {
+            // These take a set (`s.difference(['a'].toSet())`); a list is an error, as in the emulator.
+            return Library.typeError(name, expected: "a set", got: arguments[0])
+        }
         guard let elements = Library.elements(of: arguments[0]) else {
             return Library.typeError(name, expected: "a set or list", got: arguments[0])
         }

@@ -30,11 +30,21 @@ extension Parser {
                 position += 1
                 segmentStart = position
             } else if scalar == "$", position + 1 < range.end, scalars[position + 1] == "(" {
+                if !text.isEmpty {
+                    // `/u/x$(id)`: likewise refused by the official emulator.
+                    sink.error("a path segment may not start with text before '$(…)'; interpolate the whole segment, such as $('x' + id)",
+                               at: SourceRange(file: fileIndex, start: position, end: position + 1))
+                }
                 flushText()
                 let close = matchingParenthesis(from: position + 1, before: range.end)
                 let inner = SourceRange(file: fileIndex, start: position + 2, end: close)
                 pieces.append(.interpolation(parseInterpolation(inner)))
                 position = min(close + 1, range.end)
+                if position < range.end, scalars[position] != "/" {
+                    // `/u/$(id)x`: the official emulator refuses text after an interpolation.
+                    sink.error("a path segment may not continue after '$(…)'; interpolate the whole segment, such as $(id + 'x')",
+                               at: SourceRange(file: fileIndex, start: position, end: position + 1))
+                }
             } else {
                 text.append(scalar)
                 position += 1

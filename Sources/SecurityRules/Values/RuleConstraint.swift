@@ -2,10 +2,11 @@
 /// query rather than a document (`where n > 5` says `resource.data.n > 5` of every result, not
 /// which number it is).
 ///
-/// Comparisons the constraints decide are true or false for every value they admit; anything
-/// else about the value is unknown and evaluates to an error, which denies as usual. Bounds
-/// prove a comparison only against a constant of the same type (an int bound against an int),
-/// as the Firestore emulator judges them.
+/// A comparison the constraints prove for every value they admit is true; anything else about
+/// the value, including a comparison they refute, is unknown and evaluates to an error, which
+/// denies as usual (so `!(resource.data.n < 5)` does not follow from `where n >= 5`, as in the
+/// Firestore emulator). Bounds prove an ordering against a constant of the same kind (numbers,
+/// int or float, against numbers; strings against strings).
 package struct RuleConstraint: Sendable, Hashable {
     package struct Bound: Sendable, Hashable {
         package var value: RuleValue
@@ -51,7 +52,7 @@ package struct RuleConstraint: Sendable, Hashable {
     /// true or false when the constraints decide it for every admitted value, nil otherwise.
     package func decide(_ op: BinaryOperator, _ value: RuleValue, constrainedOnLeft: Bool) -> Bool? {
         switch op {
-        case .equal: return excludes(value) ? false : nil
+        case .equal: return nil
         case .notEqual: return excludes(value) ? true : nil
         case .in:
             // `value in constrained`: membership in a list the query says contains it.
@@ -64,7 +65,7 @@ package struct RuleConstraint: Sendable, Hashable {
             case .greater: .less
             default: .lessEqual
             }
-            return compare(constrainedOnLeft ? op : flipped, value)
+            return compare(constrainedOnLeft ? op : flipped, value) == true ? true : nil
         default:
             return nil
         }
@@ -73,7 +74,9 @@ package struct RuleConstraint: Sendable, Hashable {
     /// `constrained <op> value` for an ordering operator.
     private func compare(_ op: BinaryOperator, _ value: RuleValue) -> Bool? {
         func order(_ bound: Bound?) -> Int? {
-            guard let bound, Self.kindMatches(bound.value, value) else { return nil }
+            // As the emulator: an int bound proves a comparison with a float constant
+            // (`where n > 6` proves `n > 5.5`), a float bound not one with an int (`n > 5`).
+            guard let bound, bound.value.typeName == value.typeName || (bound.value.typeName == "int" && value.typeName == "float") else { return nil }
             return Self.order(bound.value, value)
         }
         let low = order(lower), high = order(upper)
@@ -94,8 +97,14 @@ package struct RuleConstraint: Sendable, Hashable {
         return nil
     }
 
-    /// Whether no admitted value equals `value`.
+    /// Whether a value can satisfy the constraints (a query pinning a field to values drops
+    /// those its other filters rule out).
+    package func admits(_ value: RuleValue) -> Bool { !excludes(value) }
+
+    /// Whether no admitted value equals `value`. Any filter on the field (a bound, `!=`,
+    /// `not-in`, `array-contains`) admits only documents where it is present and not null.
     private func excludes(_ value: RuleValue) -> Bool {
+        if value == .null, lower != nil || upper != nil || !excluded.isEmpty || !elements.isEmpty { return true }
         if excluded.contains(where: { $0.isRulesEqual(to: value) }) { return true }
         if compare(.greaterEqual, value) == false || compare(.lessEqual, value) == false { return true }
         return false
@@ -129,7 +138,9 @@ package struct RuleConstraint: Sendable, Hashable {
         return RuleError("\(what) is not decided by the query's filters\(known): rules are not filters.")
     }
 
-    static func kindMatches(_ a: RuleValue, _ b: RuleValue) -> Bool { a.typeName == b.typeName }
+    static func kindMatches(_ a: RuleValue, _ b: RuleValue) -> Bool {
+        a.typeName == b.typeName || (a.numericValue != nil && b.numericValue != nil)
+    }
 
     static func order(_ a: RuleValue, _ b: RuleValue) -> Int? {
         guard case .success(.bool(let less)) = RuleValue.compare(.less, a, b),

@@ -34,17 +34,31 @@ extension RuleValue: CustomStringConvertible {
     static func floatText(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
-        var text = "\(value)"
+        if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        // Java's Double.toString, from Swift's shortest round-tripping digits: plain between
+        // 10^-3 and 10^7 (0.001, 9999999.0), otherwise d.dddE±n (1.0E7, 1.0E-4, 1.5E21).
+        let magnitude = Swift.abs(value)
+        var text = "\(magnitude)", exponent = 0
         if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            // Written like Java's Double.toString: 1.0E21, 1.5E-5.
-            var mantissa = String(text[..<e])
-            let exponent = Int(text[text.index(after: e)...]) ?? 0
-            if !mantissa.contains(".") { mantissa += ".0" }
-            text = mantissa + "E" + String(exponent)
-        } else if !text.contains(".") {
-            text += ".0"
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = String(text[..<e])
         }
-        return text
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var digits = Array(parts[0]) + (parts.count > 1 ? Array(parts[1]) : [])
+        var point = parts[0].count + exponent // value = 0.digits × 10^point
+        while digits.count > 1, digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1, digits.last == "0" { digits.removeLast() }
+        let sign = value < 0 ? "-" : ""
+        if magnitude >= 1e-3, magnitude < 1e7 {
+            if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + String(digits) }
+            if point >= digits.count { return sign + String(digits) + String(repeating: "0", count: point - digits.count) + ".0" }
+            return sign + String(digits[..<point]) + "." + String(digits[point...])
+        }
+        let rest = digits.count > 1 ? String(digits[1...]) : "0"
+        return sign + String(digits[0]) + "." + rest + "E" + String(point - 1)
     }
 
     static func quoted(_ text: String) -> String {

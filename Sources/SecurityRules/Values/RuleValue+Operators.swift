@@ -6,8 +6,8 @@ extension RuleValue {
         if case .constrained(let c) = lhs { return constrained(c, op, rhs, onLeft: true) }
         if case .constrained(let c) = rhs { return constrained(c, op, lhs, onLeft: false) }
         switch op {
-        case .equal: return .success(.bool(lhs.isRulesEqual(to: rhs)))
-        case .notEqual: return .success(.bool(!lhs.isRulesEqual(to: rhs)))
+        case .equal: return .success(.bool(lhs.isOperatorEqual(to: rhs)))
+        case .notEqual: return .success(.bool(!lhs.isOperatorEqual(to: rhs)))
         case .less, .lessEqual, .greater, .greaterEqual: return compare(op, lhs, rhs)
         case .in: return contains(rhs, lhs)
         case .add: return add(lhs, rhs)
@@ -65,17 +65,18 @@ extension RuleValue {
     }
 
     /// `*`, `/` and `%`: int with int stays int (division truncates toward zero, the
-    /// remainder takes the dividend's sign, a zero divisor is an error); otherwise float.
+    /// remainder takes the dividend's sign, a zero divisor is an error; the smallest int
+    /// divided by -1 wraps to itself, as in Java); otherwise float.
     static func multiplicative(_ op: BinaryOperator, _ lhs: RuleValue, _ rhs: RuleValue) -> Result<RuleValue, RuleError> {
         if case .int(let a) = lhs, case .int(let b) = rhs {
             switch op {
             case .multiply: return checked(a.multipliedReportingOverflow(by: b))
             case .divide:
                 guard b != 0 else { return .failure(.divisionByZero) }
-                return checked(a.dividedReportingOverflow(by: b))
+                return .success(.int(a.dividedReportingOverflow(by: b).partialValue))
             default:
                 guard b != 0 else { return .failure(.divisionByZero) }
-                return checked(a.remainderReportingOverflow(dividingBy: b))
+                return .success(.int(a.remainderReportingOverflow(dividingBy: b).partialValue))
             }
         }
         guard let a = lhs.numericValue, let b = rhs.numericValue else { return unsupported(lhs, op, rhs) }
@@ -91,7 +92,7 @@ extension RuleValue {
         let order: Int?
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): order = a < b ? -1 : a == b ? 0 : 1
-        case (.string(let a), .string(let b)): order = lexicographicOrder(Array(a.unicodeScalars).map(\.value), Array(b.unicodeScalars).map(\.value))
+        case (.string(let a), .string(let b)): order = lexicographicOrder(Array(a.utf16), Array(b.utf16)) // Java's String order
         case (.bytes(let a), .bytes(let b)): order = lexicographicOrder(a, b)
         case (.timestamp(let a), .timestamp(let b)): order = a < b ? -1 : a == b ? 0 : 1
         case (.duration(let a), .duration(let b)): order = a < b ? -1 : a == b ? 0 : 1
@@ -118,7 +119,7 @@ extension RuleValue {
     static func contains(_ collection: RuleValue, _ value: RuleValue) -> Result<RuleValue, RuleError> {
         switch collection {
         case .list(let values): return .success(.bool(values.contains { $0.isRulesEqual(to: value) }))
-        case .set(let set): return .success(.bool(set.contains(value)))
+        case .set(let set): return .success(.bool(!value.isNaNValue && set.contains(value)))
         case .map(let map):
             guard case .string(let key) = value else { return .failure(.unsupported("\(value.typeName) in map")) }
             return .success(.bool(map[key] != nil))

@@ -53,6 +53,10 @@ package enum RuleValue: Sendable {
         }
     }
 
+    var isNaNValue: Bool {
+        if case .float(let value) = self { value.isNaN } else { false }
+    }
+
     var isBool: Bool {
         if case .bool = self { true } else { false }
     }
@@ -66,31 +70,45 @@ package enum RuleValue: Sendable {
         }
     }
 
-    /// The language's `==`: like `Equatable`, but NaN is never equal to anything.
+    /// Equality of values inside lists, maps and sets (`in`, `hasAny`, list `==`): like
+    /// `Equatable`, but NaN is never equal to anything. An int never equals a float here
+    /// (`1.0 in [1]` and `[1] == [1.0]` are false, as in the official emulator).
     package func isRulesEqual(to other: RuleValue) -> Bool {
-        RuleValue.equal(self, other, nanIsEqual: false)
+        RuleValue.equal(self, other, nanIsEqual: false, numeric: false)
+    }
+
+    /// The `==` operator: as ``isRulesEqual(to:)``, except that an int and a float compare as
+    /// doubles (`1 == 1.0`, and `9007199254740993 == 9007199254740992.0`, as Java widens).
+    package func isOperatorEqual(to other: RuleValue) -> Bool {
+        switch (self, other) {
+        case (.int(let a), .float(let b)), (.float(let b), .int(let a)): Double(a) == b
+        default: isRulesEqual(to: other)
+        }
     }
 }
 
 extension RuleValue: Hashable {
     package static func == (lhs: RuleValue, rhs: RuleValue) -> Bool {
-        equal(lhs, rhs, nanIsEqual: true)
+        equal(lhs, rhs, nanIsEqual: true, numeric: true)
     }
 
-    static func equal(_ lhs: RuleValue, _ rhs: RuleValue, nanIsEqual: Bool) -> Bool {
+    /// `numeric`: an int equals the float of the same value, at any depth. That is how sets
+    /// and map diffs compare (`[1, 1.0].toSet().size() == 1`, `{'a': 1}.diff({'a': 1.0})`
+    /// changes nothing), unlike list membership (`1.0 in [1]` is false).
+    static func equal(_ lhs: RuleValue, _ rhs: RuleValue, nanIsEqual: Bool, numeric: Bool) -> Bool {
         switch (lhs, rhs) {
+        case (.int(let a), .float(let b)), (.float(let b), .int(let a)): return numeric && Int64(exactly: b) == a
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
         case (.float(let a), .float(let b)): return a == b || (nanIsEqual && a.isNaN && b.isNaN)
-        case (.int(let a), .float(let b)), (.float(let b), .int(let a)): return Int64(exactly: b) == a
         case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.bytes(let a), .bytes(let b)): return a == b
         case (.list(let a), .list(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, nanIsEqual: nanIsEqual) }
+            return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, nanIsEqual: nanIsEqual, numeric: numeric) }
         case (.map(let a), .map(let b)):
             return a.count == b.count && a.allSatisfy { key, value in
-                b[key].map { equal(value, $0, nanIsEqual: nanIsEqual) } ?? false
+                b[key].map { equal(value, $0, nanIsEqual: nanIsEqual, numeric: numeric) } ?? false
             }
         case (.set(let a), .set(let b)): return a == b
         case (.path(let a), .path(let b)): return a == b
