@@ -61,10 +61,24 @@ package struct Query: Sendable, Equatable {
     /// documents that have them count, and offset and limit apply to those in that order. The
     /// key cannot come before them (no such index), so an explicit order or inequality on
     /// `__name__` is refused.
+    ///
+    /// A projection (`select`) cannot go with sums and averages, with the emulator's messages.
     package func forAggregating(_ fields: [FieldPath]) throws(FirestoreError) -> Query {
         guard !fields.isEmpty else { return self }
+        if let mask = select {
+            if mask.isEmpty {
+                throw .invalidArgument("Aggregation over non-key properties is not supported for base query that only returns keys.")
+            }
+            if let missing = fields.first(where: { field in !mask.contains { field.isPrefixed(by: $0) } }) {
+                throw .invalidArgument("The aggregation property \(missing.canonical) is not present in the base query's property mask.")
+            }
+            throw .invalidArgument("Cannot apply property masks when aggregation fields are present.")
+        }
         let named = fields.filter { !explicitOrderBy.map(\.field).contains($0) }
-        let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName)
+        // An equality or `in` on the key reads by key too, as the emulator plans it.
+        var keyEquality = false
+        filter?.forEachFieldFilter { path, op, _ in if path.isDocumentName, op == .equal || op == .in { keyEquality = true } }
+        let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName) || keyEquality
         if keyFirst, !named.isEmpty {
             let list = Set(named).sorted().map(\.canonical).joined(separator: ", ")
             throw .invalidArgument("This query requires an index that has fields [\(list)] after __name__ and Firestore does not currently support such an index. Order by those fields before __name__.")

@@ -40,6 +40,10 @@ struct QueryValidator {
             do throws(FirestoreError) { try path.validateAsReference() } catch { unaryError = unaryError ?? error }
         }
         if let unaryError { throw unaryError }
+        let keyEquality = fieldFilters.contains { $0.0.isDocumentName && ($0.1 == .equal || $0.1 == .in) }
+        if keyEquality, !inequalityFields.contains(.documentName), inequalityFields.contains(where: { !$0.isDocumentName }) {
+            throw .invalidArgument("Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities.")
+        }
         if inequalityFields.count > Self.maxInequalityFields {
             throw .invalidArgument("A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")
         }
@@ -116,7 +120,12 @@ struct QueryValidator {
         if let i = query.orderBy.firstIndex(where: { $0.field.isDocumentName }), i < query.orderBy.count - 1 {
             throw .invalidArgument("order by clause cannot contain more fields after the key")
         }
-        if let first = query.explicitOrderBy.first, first.field.isDocumentName, first.direction == .descending {
+        // The emulator scans keys backwards only to serve another filter: with a filter on a
+        // field other than the key, `orderBy(__name__, desc)` is answered.
+        var hasFieldFilter = false
+        query.filter?.forEachFieldFilter { path, _, _ in if !path.isDocumentName { hasFieldFilter = true } }
+        query.filter?.forEachUnary { path, _ in if !path.isDocumentName { hasFieldFilter = true } }
+        if let first = query.explicitOrderBy.first, first.field.isDocumentName, first.direction == .descending, !hasFieldFilter {
             throw .failedPrecondition("Firestore does not support descending key scans")
         }
         let explicitName = query.explicitOrderBy.contains { $0.field.isDocumentName }
