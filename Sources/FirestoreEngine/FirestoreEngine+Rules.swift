@@ -12,11 +12,14 @@ extension FirestoreEngine {
     }
 
     /// `request` as rules see it.
+    /// As the official emulator: `auth`, `method`, `path`, `time`, `inTransaction` (a read in a
+    /// transaction, or any commit), `headers` (empty) and `fields` (null), plus `extra`.
     package static func requestValue(_ identity: Identity, method: RulesMethod, path: RulePath, time: Timestamp,
-                             extra: [String: RuleValue] = [:]) -> RuleValue {
+                                     inTransaction: Bool = false, extra: [String: RuleValue] = [:]) -> RuleValue {
         var m: [String: RuleValue] = [
             "auth": RuleValues.auth(identity), "method": .string(method.rawValue),
             "path": .path(path), "time": RuleValues.timestamp(time),
+            "inTransaction": .bool(inTransaction), "headers": .map([:]), "fields": .null,
         ]
         for (k, v) in extra { m[k] = v }
         return .map(m)
@@ -44,10 +47,10 @@ extension FirestoreEngine {
 
     /// Checks a single-document read (`get`).
     func authorizeGet(_ ruleset: Ruleset, key: ResourcePath, document: Document?, db: DatabaseID, identity: Identity,
-                      source: StoreRulesDataSource, ledger: inout RulesLookupLedger) throws(FirestoreError) {
+                      source: StoreRulesDataSource, ledger: inout RulesLookupLedger, inTransaction: Bool = false) throws(FirestoreError) {
         let path = RuleValues.path(of: key, in: db)
         let request = RulesRequest(method: .get, path: path.segments, variables: [
-            "request": Self.requestValue(identity, method: .get, path: path, time: now),
+            "request": Self.requestValue(identity, method: .get, path: path, time: now, inTransaction: inTransaction),
             "resource": document.map { RuleValues.resource($0, in: db) } ?? .null,
         ])
         try enforce(ruleset, request, db: db, source: source, ledger: &ledger)
@@ -74,9 +77,18 @@ extension FirestoreEngine {
         }
         elements.append(.unknownSegment)
         let displayPath = RulePath(["databases", db.database, "documents"] + query.parent.segments + [query.collectionID])
+        // The keys the official emulator gives `request.query`: the collection (`kind`), its
+        // parent (`ancestor` for a collection group; null at the root), paging and projection.
+        let parentValue: RuleValue = query.parent.isRoot ? .null : .path(RuleValues.path(of: query.parent, in: db))
         var queryInfo: [String: RuleValue] = [
             "limit": query.limit.map { .int(Int64($0)) } ?? .null,
             "offset": .int(Int64(query.offset)),
+            "kind": .string(query.collectionID),
+            "allDescendants": .bool(query.allDescendants),
+            "distinct": .bool(false),
+            "groupBy": .map([:]),
+            "selectOnlyKeys": .bool(false), // false even for an IDs-only projection, as the emulator gives it
+            query.allDescendants ? "ancestor" : "parent": parentValue,
         ]
         // A map of field → 'ASC' / 'DESC', as the official emulator presents it.
         var orderBy: [String: RuleValue] = [:]
@@ -252,7 +264,7 @@ extension FirestoreEngine {
             let path = RuleValues.path(of: write.key, in: db)
             let requestResource = after.map { RuleValues.resource($0, in: db) } ?? .null
             let request = RulesRequest(method: method, path: path.segments, variables: [
-                "request": requestValue(identity, method: method, path: path, time: commitTime,
+                "request": requestValue(identity, method: method, path: path, time: commitTime, inTransaction: true,
                                         extra: ["resource": requestResource, "writeFields": writeFields(of: write)]),
                 "resource": before.map { RuleValues.resource($0, in: db) } ?? .null,
             ])

@@ -115,7 +115,7 @@ package final class FirestoreEngine: Sendable {
                 var source = StoreRulesDataSource(session: s, database: db)
                 source.readTime = readTime?.microseconds
                 var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
-                try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger)
+                try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger, inTransaction: txn != nil)
             }
             return doc
         }
@@ -137,7 +137,7 @@ package final class FirestoreEngine: Sendable {
             return try keys.map { key in
                 let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
                 if let ruleset {
-                    try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger)
+                    try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger, inTransaction: txn != nil)
                 }
                 return doc
             }
@@ -159,8 +159,10 @@ package final class FirestoreEngine: Sendable {
             if let ruleset {
                 var source = StoreRulesDataSource(session: s, database: db)
                 source.readTime = readTime?.microseconds
+                // (A query sees request.inTransaction false even in a transaction, as in the emulator.)
                 try self.authorizeQuery(ruleset, query, identity: identity, source: source)
             }
+            if let deferred = query.deferredError { throw deferred }
             return try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query)
         }
         if let txn { registry(db).recordQuery(txn, query: query, results: docs) }
@@ -204,6 +206,7 @@ package final class FirestoreEngine: Sendable {
             if let ruleset {
                 try self.authorizeQuery(ruleset, query, identity: identity, source: StoreRulesDataSource(session: s, database: db))
             }
+            if let deferred = query.deferredError { throw deferred }
             return (try s.runQuery(query), try self.snapshotMicros(s))
         }
         return (docs, Timestamp(microseconds: micros))

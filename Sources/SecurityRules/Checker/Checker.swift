@@ -28,7 +28,6 @@ struct Checker {
     /// Checks every file and returns the top-level compiled matches.
     mutating func check() -> [CompiledMatch] {
         var matches: [CompiledMatch] = []
-        var serviceRange: SourceRange?
         for file in files {
             let version = checkVersion(file)
             if file.services.isEmpty {
@@ -54,11 +53,8 @@ struct Checker {
                     sink.error("service '\(kind.rawValue)' conflicts with service '\(service.rawValue)' declared earlier", at: decl.nameRange)
                     continue
                 }
-                if serviceRange != nil, service == kind, decl.nameRange.file == serviceRange?.file {
-                    sink.warning("service '\(kind.rawValue)' is declared more than once; the blocks are combined", at: decl.nameRange)
-                }
+                // (Two blocks of one service in one file are refused by the parser, as the emulator does.)
                 service = kind
-                serviceRange = decl.nameRange
                 let scope = Scope(parent: nil, variables: globals, matchDepth: 0, version: version)
                 declareFunctions(decl.functions, in: scope)
                 for match in decl.matches {

@@ -58,12 +58,24 @@ extension Lexer {
         let start = position
         var previous: Unicode.Scalar?
         while let scalar = peek() {
-            if scalar.properties.isWhitespace { break }
+            if scalar.properties.isWhitespace {
+                // Spaces inside the path, as the emulator allows: before a `/` (`/c /{id}`,
+                // `/{id}  /d`) or between a `/` and a wildcard (`/c/ {id}`).
+                var ahead = 1
+                while let next = peek(ahead), next.properties.isWhitespace, next != "\n" { ahead += 1 }
+                // (Not a comment: `/* … */` or `// …` after the path.)
+                let startsComment = peek(ahead + 1) == "*" || peek(ahead + 1) == "/"
+                guard let next = peek(ahead), (next == "/" && !startsComment) || (previous == "/" && next == "{") else { break }
+                position += ahead
+                continue
+            }
             if scalar == "{" {
                 // `/{name}` is a wildcard; `x{name}` (no space) is a malformed segment kept in
                 // the path so the parser can report it; otherwise the brace opens the block.
+                // Spaces inside a wildcard are allowed (`{ id }`, `{id = **}`).
                 guard previous == "/" || closesBeforeWhitespace() else { break }
-                while let inner = peek(), inner != "}", !inner.properties.isWhitespace { advance() }
+                advance() // the `{`: every pass of this loop consumes at least one scalar
+                while let inner = peek(), inner != "}", inner != "\n", inner != "{" { advance() }
                 if peek() == "}" { advance() }
                 previous = "}"
                 continue
@@ -90,7 +102,7 @@ extension Lexer {
 extension Unicode.Scalar {
     /// Characters allowed in a literal path segment.
     var isPathSegmentScalar: Bool {
-        isRulesIdentifierPart || ["-", ".", "~", "%", "@"].contains(self)
+        isRulesIdentifierPart || ["-", ".", "~", "%", "@", "*", "+"].contains(self)
             || (value > 0x7F && !properties.isWhitespace)
     }
 }

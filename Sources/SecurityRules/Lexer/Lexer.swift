@@ -94,7 +94,8 @@ package struct Lexer {
                 advance()
             } else if scalar == "/", peek(1) == "/" {
                 while let next = peek(), next != "\n" { advance() }
-            } else if scalar == "/", peek(1) == "*" {
+            } else if scalar == "/", peek(1) == "*", tokens.last?.kind != .keyword(.match) {
+                // (After `match`, `/*/{id}` is a path whose first segment is `*`.)
                 let start = position
                 position += 2
                 var closed = false

@@ -123,7 +123,7 @@ extension Parser {
         var expr = parsePrimary()
         while true {
             if accept(.dot) {
-                guard let name = expectIdentifier("a property or method name after '.'") else { return expr }
+                guard let name = expectMemberName() else { return expr }
                 if accept(.leftParen) {
                     let arguments = parseArguments()
                     expr = finish(.methodCall(expr, name.name, name.range, arguments), expr.range.extended(to: previousRange))

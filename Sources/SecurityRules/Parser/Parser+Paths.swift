@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splitting path literal and match path tokens into segments.
 extension Parser {
     /// Parses a path literal token: `/databases/$(database)/documents/users/$(uid)`.
@@ -10,7 +12,8 @@ extension Parser {
         var position = range.start + 1
 
         func flushText() {
-            if !text.isEmpty { pieces.append(.text(String(text))) }
+            // `+` and `%XX` decode as in a match path (`a%20b` and `a+b` are "a b").
+            if !text.isEmpty { pieces.append(.text(Self.decodedSegment(String(text), strict: false) ?? String(text))) }
             text = String.UnicodeScalarView()
         }
         func closeSegment(at end: Int) {
@@ -115,8 +118,30 @@ extension Parser {
         return PathPattern(segments: segments, range: range)
     }
 
+    /// A literal segment as the emulator reads it: `+` is a space and `%XX` a byte of UTF-8
+    /// (`c%20d` is "c d"); nil when it has a character the emulator refuses (non-ASCII, `=`,
+    /// `,`, `!`, `?`, `[`, `]`, or a `%` without two hex digits).
+    static func decodedSegment(_ text: String, strict: Bool = true) -> String? {
+        var bytes: [UInt8] = []
+        var scalars = Array(text.unicodeScalars)[...]
+        while let c = scalars.popFirst() {
+            guard !strict || (c.isASCII && !"=,!?[]".unicodeScalars.contains(c)) else { return nil }
+            if c == "+" {
+                bytes.append(0x20)
+            } else if c == "%" {
+                guard scalars.count >= 2, let byte = UInt8(String(String.UnicodeScalarView(scalars.prefix(2))), radix: 16) else { return nil }
+                bytes.append(byte)
+                scalars = scalars.dropFirst(2)
+            } else {
+                bytes.append(contentsOf: Array(String(c).utf8))
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
     private func parsePatternSegment(_ range: SourceRange) -> PathPattern.Segment? {
-        let text = source.text(in: range)
+        // Spaces around a segment are ignored (`match /c /{ id }`), as in the emulator.
+        let text = source.text(in: range).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
             sink.error("empty segment in match path", at: SourceRange(file: fileIndex, start: max(0, range.start - 1), end: range.start))
             return nil
@@ -126,7 +151,11 @@ extension Parser {
                 sink.error("a wildcard must be a whole segment, such as '{name}'", at: range)
                 return nil
             }
-            return PathPattern.Segment(kind: .literal(text), range: range)
+            guard let literal = Self.decodedSegment(text) else {
+                sink.error("invalid character in match path segment '\(text)'", at: range)
+                return nil
+            }
+            return PathPattern.Segment(kind: .literal(literal), range: range)
         }
         guard text.hasSuffix("}"), text.count >= 3 else {
             sink.error("unterminated wildcard '\(text)'; expected '{name}'", at: range)
@@ -134,14 +163,20 @@ extension Parser {
         }
         let inner = text.dropFirst().dropLast()
         let parts = inner.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0])
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let name = parts[0]
+        // Names as the emulator accepts them: identifiers, `$` allowed; not keywords or packages.
         let isIdentifier = name.unicodeScalars.first?.isRulesIdentifierStart == true
-            && name.unicodeScalars.allSatisfy(\.isRulesIdentifierPart)
-        guard isIdentifier else {
+            && name.unicodeScalars.allSatisfy { $0.isRulesIdentifierPart || $0 == "$" }
+        guard isIdentifier, Keyword(rawValue: name) == nil else {
             sink.error("invalid wildcard name '\(name)'", at: range)
             return nil
         }
-        switch parts.count == 2 ? String(parts[1]) : nil {
+        if BuiltinFunctions.namespaces[name] != nil {
+            sink.error("\(name) is a package and cannot be used as variable name", at: range)
+            return nil
+        }
+        switch parts.count == 2 ? parts[1] : nil {
         case nil, "*": return PathPattern.Segment(kind: .wildcard(name), range: range)
         case "**": return PathPattern.Segment(kind: .recursiveWildcard(name), range: range)
         case let suffix?:

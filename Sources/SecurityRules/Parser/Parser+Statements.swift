@@ -6,9 +6,17 @@ extension Parser {
             version = parseVersion()
         }
         var services: [ServiceDecl] = []
+        var fileFunctions: [FunctionDecl] = [] // outside any service: visible in every service
         while !isAtEnd {
             if check(.service) {
-                if let service = parseService() { services.append(service) }
+                if let service = parseService() {
+                    if services.contains(where: { $0.name == service.name }) {
+                        sink.error("Duplicate service name declaration: \(service.name)", at: service.nameRange)
+                    }
+                    services.append(service)
+                }
+            } else if check(.function) {
+                if let function = parseFunction() { fileFunctions.append(function) }
             } else {
                 if case .identifier("rules_version") = current.kind {
                     sink.error("'rules_version' must come first in the file", at: current.range)
@@ -17,6 +25,15 @@ extension Parser {
                 }
                 advance()
                 synchronize()
+            }
+        }
+        if !fileFunctions.isEmpty {
+            // As the official emulator: a function of the service shadows a file-level one.
+            services = services.map { service in
+                let own = Set(service.functions.map(\.name))
+                return ServiceDecl(name: service.name, nameRange: service.nameRange,
+                                   functions: fileFunctions.filter { !own.contains($0.name) } + service.functions,
+                                   matches: service.matches)
             }
         }
         return RulesFile(fileIndex: fileIndex, version: version, services: services)
@@ -95,6 +112,13 @@ extension Parser {
             return nil
         }
         let pattern = parseMatchPattern(current.range)
+        let hasGlob = pattern.segments.contains { if case .recursiveWildcard = $0.kind { true } else { false } }
+        if hasGlob, insideGlob {
+            sink.error("Only one glob match is permitted: an enclosing match already has a recursive wildcard", at: pattern.range)
+        }
+        let outerGlob = insideGlob
+        insideGlob = insideGlob || hasGlob
+        defer { insideGlob = outerGlob }
         advance()
         guard expect(.leftBrace, "to open the match block") else {
             synchronize()
@@ -155,7 +179,8 @@ extension Parser {
                 synchronize()
                 return nil
             }
-            methods.append(method)
+            // Method names are case-insensitive in the official emulator (`allow READ`).
+            methods.append((method.name.lowercased(), method.range))
         } while accept(.comma)
         var condition: Expr?
         if accept(.colon) {
@@ -174,6 +199,13 @@ extension Parser {
         return AllowStatement(id: context.makeID(), methods: methods, condition: condition, range: start.extended(to: end))
     }
 
+    /// A namespace (`math`, `timestamp`, …) cannot name a variable, as in the emulator.
+    func refusePackageName(_ name: (name: String, range: SourceRange)) {
+        if BuiltinFunctions.namespaces[name.name] != nil {
+            sink.error("\(name.name) is a package and cannot be used as variable name", at: name.range)
+        }
+    }
+
     mutating func parseFunction() -> FunctionDecl? {
         sink.isMuted = false
         defer { sink.isMuted = false }
@@ -183,6 +215,7 @@ extension Parser {
             synchronize()
             return nil
         }
+        if name.name == "import" { sink.error("'import' is reserved and cannot name a function", at: name.range) }
         guard expect(.leftParen, "after the function name") else {
             synchronize()
             return nil
@@ -194,6 +227,7 @@ extension Parser {
                     synchronize()
                     return nil
                 }
+                refusePackageName(parameter)
                 parameters.append(parameter)
             } while accept(.comma)
         }
@@ -207,6 +241,7 @@ extension Parser {
                 synchronize()
                 continue
             }
+            refusePackageName(bound)
             let value = parseExpression()
             expect(.semicolon, "after the 'let' binding")
             sink.isMuted = false

@@ -19,6 +19,8 @@ struct Parser {
     var depth = 0
     /// Current nesting of match blocks.
     var matchDepth = 0
+    /// Whether an enclosing match block has a recursive wildcard (`{path=**}`).
+    var insideGlob = false
 
     init(context: ParseContext, source: RulesSource, fileIndex: Int, tokens: [Token]) {
         self.context = context
@@ -90,6 +92,16 @@ struct Parser {
         }
         sink.error("expected \(what), found \(describe(current.kind))", at: current.range)
         return nil
+    }
+
+    /// A name after `.`: an identifier or a keyword (`data.in`, `{'if': 1}.if`), which the
+    /// official emulator reads as a field name there.
+    mutating func expectMemberName() -> (name: String, range: SourceRange)? {
+        if case .keyword(let keyword) = current.kind {
+            advance()
+            return (keyword.rawValue, previousRange)
+        }
+        return expectIdentifier("a property or method name after '.'")
     }
 
     func describe(_ kind: TokenKind) -> String {
