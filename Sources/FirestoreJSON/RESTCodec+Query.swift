@@ -119,11 +119,13 @@ extension RESTCodec {
     package static func decodeAggregations(_ json: JSON?, at: String) throws(FirestoreError) -> [Aggregation] {
         guard case .array(let items)? = json else { return [] }
         var out: [Aggregation] = []
+        var unnamed = 0
         for (i, item) in items.enumerated() {
             let here = "\(at)[\(i)]"
             try checkKeys(item, ["alias", "count", "sum", "avg"], at: here)
-            var alias = "field_\(i + 1)"
-            if case .string(let a)? = item["alias"] { alias = a }
+            // The k-th aggregation without an alias is field_k, counting only those (as the emulator).
+            var alias: String
+            if case .string(let a)? = item["alias"], !a.isEmpty { alias = a } else { unnamed += 1; alias = "field_\(unnamed)" }
             if let c = item["count"] {
                 try checkKeys(c, ["upTo"], at: "\(here).count")
                 var upTo: Int64?

@@ -161,6 +161,7 @@ extension FieldPath {
 extension FieldPath {
     /// Whether a field name matches `__.*__`, which Firestore reserves.
     package static func isReservedName(_ name: String) -> Bool {
-        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+        // `__.+__`: at least one character between (`____` is an ordinary name).
+        name.utf8.count >= 5 && name.hasPrefix("__") && name.hasSuffix("__")
     }
 }

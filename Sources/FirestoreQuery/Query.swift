@@ -19,6 +19,9 @@ package struct Query: Sendable, Equatable {
     package var offset: Int
     package var limit: Int?
     package var select: [FieldPath]?
+    /// An error the query gives only after the security rules have allowed it (the emulator
+    /// judges rules first): a descending key scan.
+    package var deferredError: FirestoreError?
 
     /// Validates `structured` as Firestore does and normalizes its order.
     package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID) throws(FirestoreError) {
@@ -43,7 +46,10 @@ package struct Query: Sendable, Equatable {
         self.parent = parent
         self.collectionID = from.collectionID
         self.allDescendants = from.allDescendants
-        self.filter = structured.filter.flatMap(Self.pruneEmpty).map(Self.flatten)
+        if let f = structured.filter, Self.hasEmptyDisjunction(f) {
+            throw .invalidArgument("Composite filter must have at least one sub-filter")
+        }
+        self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten)
         self.explicitOrderBy = structured.orderBy
         self.startAt = structured.startAt
         self.endAt = structured.endAt
@@ -54,6 +60,7 @@ package struct Query: Sendable, Equatable {
         try QueryValidator(query: self).validateFilters()
         orderBy = Self.normalizedOrder(explicit: structured.orderBy, inequalityFields: inequalityFields)
         try QueryValidator(query: self).validateOrderAndCursors()
+        deferredError = QueryValidator(query: self).descendingKeyScanError
     }
 
     /// The query an aggregation over `fields` (sums and averages) reads: like the emulator, it
@@ -123,7 +130,8 @@ package struct Query: Sendable, Equatable {
         guard case .composite(let op, let children) = filter else { return filter }
         var flat: [Filter] = []
         for child in children.map(flatten) {
-            if case .composite(let childOp, let grand) = child, childOp == op || grand.count == 1 {
+            // (An empty AND inside an OR stays: it is the disjunct that matches everything.)
+            if case .composite(let childOp, let grand) = child, !grand.isEmpty, childOp == op || grand.count == 1 {
                 flat.append(contentsOf: grand)
             } else {
                 flat.append(child)
@@ -132,11 +140,20 @@ package struct Query: Sendable, Equatable {
         return flat.count == 1 ? flat[0] : .composite(op, flat)
     }
 
-    /// Drops composite filters with no children (an empty AND or OR constrains nothing).
-    static func pruneEmpty(_ filter: Filter) -> Filter? {
+    /// Drops empty ANDs where they constrain nothing (at the top and inside an AND). Inside an
+    /// OR an empty AND is kept: it is a disjunct that every document satisfies, as the emulator
+    /// reads it (`Or(a == 1, And())` matches everything).
+    static func pruneEmpty(_ filter: Filter, insideOr: Bool) -> Filter? {
         guard case .composite(let op, let children) = filter else { return filter }
-        let kept = children.compactMap(pruneEmpty)
-        return kept.isEmpty ? nil : .composite(op, kept)
+        let kept = children.compactMap { pruneEmpty($0, insideOr: op == .or) }
+        if kept.isEmpty { return insideOr && op == .and ? .composite(.and, []) : nil }
+        return .composite(op, kept)
+    }
+
+    /// Whether an OR anywhere in the filter has no children, which Firestore refuses.
+    static func hasEmptyDisjunction(_ filter: Filter) -> Bool {
+        guard case .composite(let op, let children) = filter else { return false }
+        return (op == .or && children.isEmpty) || children.contains(where: hasEmptyDisjunction)
     }
 
     /// The path of the collection a plain (non-group) query lists.

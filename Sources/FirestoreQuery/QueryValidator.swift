@@ -53,7 +53,7 @@ struct QueryValidator {
         if hasNotIn && (hasIn || hasArrayContainsAny || filter.containsDisjunction) {
             throw .invalidArgument("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
         }
-        let dnf = Self.disjunctionCount(filter)
+        let dnf = Self.distinctDisjunctions(filter)
         if dnf > Self.maxDisjunctions {
             throw .invalidArgument("Too many disjunctions after normalization. Result had \(dnf) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
         }
@@ -106,7 +106,26 @@ struct QueryValidator {
         }
     }
 
+    /// The emulator scans keys backwards only to serve another filter: with a filter on a field
+    /// other than the key, `orderBy(__name__, desc)` is answered; otherwise it fails, after the
+    /// rules have been checked.
+    var descendingKeyScanError: FirestoreError? {
+        guard let first = query.explicitOrderBy.first, first.field.isDocumentName, first.direction == .descending else { return nil }
+        var hasFieldFilter = false
+        query.filter?.forEachFieldFilter { path, _, _ in if !path.isDocumentName { hasFieldFilter = true } }
+        query.filter?.forEachUnary { path, _ in if !path.isDocumentName { hasFieldFilter = true } }
+        return hasFieldFilter ? nil : .failedPrecondition("Firestore does not support descending key scans")
+    }
+
+    /// Firestore's limit on filters (distinct, `in`-style filters once per value), sort
+    /// orders and the ancestor (a query below the root) together.
+    static let maxQueryTerms = 100
+
     func validateOrderAndCursors() throws(FirestoreError) {
+        let terms = (query.filter.map(Self.filterTermCount) ?? 0) + query.explicitOrderBy.count + (query.parent.isRoot ? 0 : 1)
+        if terms > Self.maxQueryTerms {
+            throw .invalidArgument("The query may not have more than \(Self.maxQueryTerms) filters + sort orders + ancestor total")
+        }
         var seen = Set<FieldPath>()
         for order in query.explicitOrderBy {
             try order.field.validateAsReference()
@@ -119,14 +138,6 @@ struct QueryValidator {
         // after the explicit order: an explicit key before them is refused too.
         if let i = query.orderBy.firstIndex(where: { $0.field.isDocumentName }), i < query.orderBy.count - 1 {
             throw .invalidArgument("order by clause cannot contain more fields after the key")
-        }
-        // The emulator scans keys backwards only to serve another filter: with a filter on a
-        // field other than the key, `orderBy(__name__, desc)` is answered.
-        var hasFieldFilter = false
-        query.filter?.forEachFieldFilter { path, _, _ in if !path.isDocumentName { hasFieldFilter = true } }
-        query.filter?.forEachUnary { path, _ in if !path.isDocumentName { hasFieldFilter = true } }
-        if let first = query.explicitOrderBy.first, first.field.isDocumentName, first.direction == .descending, !hasFieldFilter {
-            throw .failedPrecondition("Firestore does not support descending key scans")
         }
         let explicitName = query.explicitOrderBy.contains { $0.field.isDocumentName }
         let cursorLimit = explicitName ? query.orderBy.count : query.orderBy.count - 1
@@ -144,15 +155,88 @@ struct QueryValidator {
     }
 
     /// The number of conjunctions the filter has in disjunctive normal form.
-    static func disjunctionCount(_ filter: Filter) -> Int {
+    /// The number of distinct disjuncts of the filter in disjunctive normal form, as the
+    /// emulator counts them: `in` and `array-contains-any` expand per value, and identical
+    /// disjuncts (the same atoms, values equal exactly: NaN is NaN, maps in any key order,
+    /// `1` is not `1.0`) count once. Stops counting past 10,000.
+    static func distinctDisjunctions(_ filter: Filter) -> Int {
+        dnf(filter)?.count ?? 10_001
+    }
+
+    /// The filter in disjunctive normal form as sets of atom keys, or nil when it grows past
+    /// 10,000 disjuncts.
+    private static func dnf(_ filter: Filter) -> Set<Set<String>>? {
         switch filter {
-        case .field(_, let op, let value):
-            if op == .in || op == .arrayContainsAny, case .array(let a) = value { return max(a.count, 1) }
-            return 1
-        case .unary: return 1
-        case .composite(.or, let children): return min(children.reduce(0) { $0 + disjunctionCount($1) }, 10_000)
+        case .field(let path, let op, let value):
+            if op == .in || op == .arrayContainsAny, case .array(let values) = value, !values.isEmpty {
+                let atomOp = op == .in ? Filter.Operator.equal.rawValue : Filter.Operator.arrayContains.rawValue
+                return Set(values.map { [path.canonical + " " + atomOp + " " + exactKey($0)] })
+            }
+            return [[path.canonical + " " + op.rawValue + " " + exactKey(value)]]
+        case .unary(let path, let op):
+            return [[path.canonical + " " + op.rawValue]]
+        case .composite(.or, let children):
+            var all = Set<Set<String>>()
+            for child in children {
+                guard let terms = dnf(child) else { return nil }
+                all.formUnion(terms)
+                if all.count > 10_000 { return nil }
+            }
+            return all
         case .composite(.and, let children):
-            return children.reduce(1) { acc, c in min(acc * disjunctionCount(c), 10_000) }
+            var acc: Set<Set<String>> = [[]]
+            for child in children {
+                guard let terms = dnf(child) else { return nil }
+                var next = Set<Set<String>>()
+                for a in acc {
+                    for t in terms {
+                        next.insert(a.union(t))
+                        if next.count > 10_000 { return nil }
+                    }
+                }
+                acc = next
+            }
+            return acc
+        }
+    }
+
+    /// The distinct filter atoms, counted as the 100-term limit counts them (`in`,
+    /// `array-contains-any` and `not-in` once per value).
+    static func filterTermCount(_ filter: Filter) -> Int {
+        var atoms = Set<String>()
+        func collect(_ f: Filter) {
+            switch f {
+            case .field(let path, let op, let value):
+                if [.in, .arrayContainsAny, .notIn].contains(op), case .array(let values) = value, !values.isEmpty {
+                    for v in values { atoms.insert(path.canonical + " " + op.rawValue + " " + exactKey(v)) }
+                } else {
+                    atoms.insert(path.canonical + " " + op.rawValue + " " + exactKey(value))
+                }
+            case .unary(let path, let op): atoms.insert(path.canonical + " " + op.rawValue)
+            case .composite(_, let children): children.forEach(collect)
+            }
+        }
+        collect(filter)
+        return atoms.count
+    }
+
+    /// A text that is equal for exactly equal values: types kept apart (`1`, `1.0`, `-0.0`),
+    /// NaN equal to NaN, map keys sorted.
+    static func exactKey(_ value: Value) -> String {
+        switch value {
+        case .null: return "n"
+        case .boolean(let b): return b ? "t" : "f"
+        case .integer(let i): return "i\(i)"
+        case .double(let d): return d.isNaN ? "dNaN" : "d\(d.bitPattern)"
+        case .timestamp(let t): return "T\(t.seconds).\(t.nanos)"
+        case .string(let s): return "s" + String(s.utf8.count) + ":" + s.utf8.map { String($0) }.joined(separator: ",")
+        case .bytes(let b): return "b" + b.map { String($0) }.joined(separator: ",")
+        case .reference(let r): return "r" + String(r.utf8.count) + ":" + r
+        case .geoPoint(let lat, let lng): return "g\(lat.bitPattern),\(lng.bitPattern)"
+        case .array(let a): return "[" + a.map(exactKey).joined(separator: ";") + "]"
+        case .map(let m):
+            let keys = m.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return "{" + keys.map { "s" + String($0.utf8.count) + ":" + $0 + "=" + exactKey(m[$0]!) }.joined(separator: ";") + "}"
         }
     }
 

@@ -109,7 +109,6 @@ struct QueryMatchingTests {
             .field(n, .notIn, .array([.integer(1)])), .field(s, .notEqual, "x")])),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
             .field(n, .notEqual, .integer(1)), .field(s, .notEqual, "x")])),
-        StructuredQuery(from: [.init(collectionID: "things")], orderBy: [.init(.documentName, .descending)]),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, [
             .field(tags, .arrayContains, "a"), .field(tags, .arrayContainsAny, .array(["b"]))])),
         StructuredQuery(from: [.init(collectionID: "things")], filter: .field(.documentName, .equal, "a")),

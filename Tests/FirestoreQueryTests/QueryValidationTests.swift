@@ -32,11 +32,45 @@ struct QueryValidationTests {
     ])
     func queries(_ filter: Filter?, _ orderBy: [StructuredQuery.Order], _ expected: FirestoreError.Code?) {
         do {
-            _ = try Self.query(filter, orderBy: orderBy)
-            #expect(expected == nil)
+            // A descending key scan fails only after the rules allowed the query (deferredError).
+            let q = try Self.query(filter, orderBy: orderBy)
+            #expect(q.deferredError?.code == expected)
         } catch {
             #expect(error.code == expected, "\(error)")
         }
+    }
+
+    @Test("an empty OR is refused; an empty AND inside an OR matches everything and counts as a disjunct")
+    func emptyComposites() throws {
+        #expect(throws: FirestoreError.self) { try Self.query(.composite(.or, [])) }
+        #expect(throws: FirestoreError.self) { try Self.query(.composite(.and, [.field(Self.v, .equal, .integer(1)), .composite(.or, [])])) }
+        let q = try Self.query(.composite(.or, [.field(Self.v, .equal, .integer(1)), .composite(.and, [])]))
+        let doc = Document(key: ResourcePath(["c", "x"]), fields: ["w": .integer(2)], createTime: .init(seconds: 1, nanos: 0), updateTime: .init(seconds: 1, nanos: 0))
+        #expect(q.matches(doc))
+        // 30 equalities and the empty AND make 31 disjuncts.
+        #expect(throws: FirestoreError.self) {
+            try Self.query(.composite(.or, (0..<30).map { .field(Self.v, .equal, .integer(Int64($0))) } + [.composite(.and, [])]))
+        }
+    }
+
+    @Test("identical disjuncts count once; the 100 filters + orders + ancestor limit counts distinct filters")
+    func distinctTerms() throws {
+        let same = (0..<31).map { _ in Filter.field(Self.v, .equal, .integer(1)) }
+        _ = try Self.query(.composite(.or, same))
+        _ = try Self.query(.composite(.and, (0..<101).map { _ in Filter.field(Self.v, .equal, .integer(1)) }))
+        // 1 and 1.0 are different values: 31 disjuncts.
+        #expect(throws: FirestoreError.self) {
+            try Self.query(.composite(.or, (0..<30).map { .field(Self.v, .equal, .integer(Int64($0))) } + [.field(Self.v, .equal, .double(1))]))
+        }
+        let equalities = (0..<100).map { Filter.field(FieldPath(["f\($0)"]), .equal, .integer(1)) }
+        _ = try Self.query(.composite(.and, equalities))
+        #expect(throws: FirestoreError.self) { try Self.query(.composite(.and, equalities), orderBy: [.init(Self.v)]) }
+        #expect(throws: FirestoreError.self) {
+            try Query(StructuredQuery(from: [.init(collectionID: "c")], filter: .composite(.and, equalities)), parent: ResourcePath(["p", "1"]), database: Self.db)
+        }
+        // `____` is an ordinary field name; `__x__` is reserved.
+        _ = try Self.query(.field(FieldPath(["____"]), .equal, .integer(1)))
+        #expect(throws: FirestoreError.self) { try Self.query(.field(FieldPath(["__x__"]), .equal, .integer(1))) }
     }
 
     @Test("sums and averages: no projection, no key equality", arguments: [

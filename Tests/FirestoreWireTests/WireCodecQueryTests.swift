@@ -189,7 +189,7 @@ struct WireCodecQueryTests {
         return a
     }
 
-    @Test("aggregations keep their aliases, and unnamed ones are field_<position>")
+    @Test("aggregations keep their aliases, and the n-th unnamed one is field_<n>")
     func aggregations() throws {
         var saq = Google_Firestore_V1_StructuredAggregationQuery()
         saq.structuredQuery = Wire.query(from: "orders")
@@ -201,7 +201,7 @@ struct WireCodecQueryTests {
         #expect(aggregations == [
             Aggregation(alias: "field_1", kind: .count(upTo: nil)),
             Aggregation(alias: "revenue", kind: .sum(FieldPath(["total"]))),
-            Aggregation(alias: "field_3", kind: .average(FieldPath(["total"]))),
+            Aggregation(alias: "field_2", kind: .average(FieldPath(["total"]))),
             Aggregation(alias: "capped", kind: .count(upTo: 100)),
         ])
     }

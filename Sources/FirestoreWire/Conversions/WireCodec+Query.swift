@@ -136,15 +136,17 @@ extension WireCodec {
         return (query, try decodeAggregations(wire.aggregations, at: "\(at).aggregations"))
     }
 
-    /// Aggregations with their aliases; an aggregation without one is `field_<n>`, n counting
-    /// from 1 by position.
+    /// Aggregations with their aliases; the n-th aggregation without one is `field_<n>`.
     package static func decodeAggregations(
         _ wire: [Google_Firestore_V1_StructuredAggregationQuery.Aggregation], at: String
     ) throws(FirestoreError) -> [Aggregation] {
         var out: [Aggregation] = []
+        var unnamed = 0
         for (i, a) in wire.enumerated() {
             let here = "\(at)[\(i)]"
-            let alias = a.alias.isEmpty ? "field_\(i + 1)" : a.alias
+            // The k-th aggregation without an alias is field_k, counting only those (as the emulator).
+            if a.alias.isEmpty { unnamed += 1 }
+            let alias = a.alias.isEmpty ? "field_\(unnamed)" : a.alias
             switch a.operator {
             case .count(let c)?:
                 out.append(.init(alias: alias, kind: .count(upTo: c.hasUpTo ? c.upTo.value : nil)))
