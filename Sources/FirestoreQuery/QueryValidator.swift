@@ -154,7 +154,6 @@ struct QueryValidator {
         }
     }
 
-    /// The number of conjunctions the filter has in disjunctive normal form.
     /// The number of distinct disjuncts of the filter in disjunctive normal form, as the
     /// emulator counts them: `in` and `array-contains-any` expand per value, and identical
     /// disjuncts (the same atoms, values equal exactly: NaN is NaN, maps in any key order,
@@ -169,12 +168,12 @@ struct QueryValidator {
         switch filter {
         case .field(let path, let op, let value):
             if op == .in || op == .arrayContainsAny, case .array(let values) = value, !values.isEmpty {
-                let atomOp = op == .in ? Filter.Operator.equal.rawValue : Filter.Operator.arrayContains.rawValue
-                return Set(values.map { [path.canonical + " " + atomOp + " " + exactKey($0)] })
+                let atomOp: Filter.Operator = op == .in ? .equal : .arrayContains
+                return Set(values.map { [atomKey(path, atomOp.rawValue, $0)] })
             }
-            return [[path.canonical + " " + op.rawValue + " " + exactKey(value)]]
+            return [[atomKey(path, op.rawValue, value)]]
         case .unary(let path, let op):
-            return [[path.canonical + " " + op.rawValue]]
+            return [[atomKey(path, op.rawValue, nil)]]
         case .composite(.or, let children):
             var all = Set<Set<String>>()
             for child in children {
@@ -208,11 +207,11 @@ struct QueryValidator {
             switch f {
             case .field(let path, let op, let value):
                 if [.in, .arrayContainsAny, .notIn].contains(op), case .array(let values) = value, !values.isEmpty {
-                    for v in values { atoms.insert(path.canonical + " " + op.rawValue + " " + exactKey(v)) }
+                    for v in values { atoms.insert(atomKey(path, op.rawValue, v)) }
                 } else {
-                    atoms.insert(path.canonical + " " + op.rawValue + " " + exactKey(value))
+                    atoms.insert(atomKey(path, op.rawValue, value))
                 }
-            case .unary(let path, let op): atoms.insert(path.canonical + " " + op.rawValue)
+            case .unary(let path, let op): atoms.insert(atomKey(path, op.rawValue, nil))
             case .composite(_, let children): children.forEach(collect)
             }
         }
@@ -220,7 +219,13 @@ struct QueryValidator {
         return atoms.count
     }
 
-    /// A text that is equal for exactly equal values: types kept apart (`1`, `1.0`, `-0.0`),
+    /// One filter condition as a text equal for identical conditions.
+    private static func atomKey(_ path: FieldPath, _ op: String, _ value: Value?) -> String {
+        path.canonical + " " + op + (value.map { " " + exactKey($0) } ?? "")
+    }
+
+    /// A text that is equal for exactly equal values (strings spelled by their bytes, since
+    /// Swift's `==` would equate canonically equivalent ones): types kept apart (`1`, `1.0`, `-0.0`),
     /// NaN equal to NaN, map keys sorted.
     static func exactKey(_ value: Value) -> String {
         switch value {

@@ -42,9 +42,7 @@ extension Lexer {
     /// an expression, not an operand).
     private var isAfterUnaryMinus: Bool {
         guard let last = tokens.last, case .punctuation(.minus) = last.kind else { return false }
-        var before = self
-        before.tokens.removeLast()
-        return before.isExpressionExpected
+        return Self.expectsExpression(after: tokens.dropLast().last)
     }
 
     private mutating func appendDigits(to text: inout String) {

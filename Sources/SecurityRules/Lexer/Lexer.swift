@@ -74,9 +74,12 @@ package struct Lexer {
     }
 
     /// Whether the previous token leaves the lexer expecting the start of an expression.
-    var isExpressionExpected: Bool {
-        guard let last = tokens.last else { return true }
-        switch last.kind {
+    var isExpressionExpected: Bool { Self.expectsExpression(after: tokens.last) }
+
+    /// Whether an expression can start after this token (nil: the start of the input).
+    static func expectsExpression(after token: Token?) -> Bool {
+        guard let token else { return true }
+        switch token.kind {
         case .punctuation(let punctuation):
             return ![.rightParen, .rightBracket, .rightBrace].contains(punctuation)
         case .keyword(let keyword):

@@ -60,10 +60,7 @@ enum Conversions {
     /// characters) is ignored; decimal with an optional exponent and an optional `f`/`d` suffix,
     /// hexadecimal with a binary exponent (`0x1p3`), `NaN` and `Infinity` with an optional sign.
     static func javaParseDouble(_ text: String) -> Double? {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
-              let last = scalars.lastIndex(where: { $0.value > 0x20 }) else { return nil }
-        var body = String(scalars[first...last])
+        var body = StringMethods.trimmed(text)
         var sign = ""
         if let s = body.first, s == "+" || s == "-" {
             sign = s == "-" ? "-" : ""

@@ -57,7 +57,7 @@ package struct RuleConstraint: Sendable, Hashable {
         case .in:
             // `value in constrained`: membership in a list the query says contains it.
             guard !constrainedOnLeft else { return nil }
-            return elements.contains { $0.isRulesEqual(to: value) } ? true : nil
+            return Library.member(value, of: elements) ? true : nil
         case .less, .lessEqual, .greater, .greaterEqual:
             let flipped: BinaryOperator = switch op {
             case .less: .greater
@@ -120,7 +120,7 @@ package struct RuleConstraint: Sendable, Hashable {
             case .set(let set): set.elements
             default: nil
             }
-            if let candidates, candidates.contains(where: { c in elements.contains { $0.isRulesEqual(to: c) } }) {
+            if let candidates, candidates.contains(where: { Library.member($0, of: elements) }) {
                 return .success(.bool(true))
             }
         }

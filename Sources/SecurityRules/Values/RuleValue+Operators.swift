@@ -118,7 +118,7 @@ extension RuleValue {
     /// `value in collection`: list members, map keys, set members.
     static func contains(_ collection: RuleValue, _ value: RuleValue) -> Result<RuleValue, RuleError> {
         switch collection {
-        case .list(let values): return .success(.bool(values.contains { $0.isRulesEqual(to: value) }))
+        case .list(let values): return .success(.bool(Library.member(value, of: values)))
         case .set(let set): return .success(.bool(!value.isNaNValue && set.contains(value)))
         case .map(let map):
             guard case .string(let key) = value else { return .failure(.unsupported("\(value.typeName) in map")) }
