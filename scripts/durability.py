@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Crash durability: every acknowledged write survives `kill -9`.
+"""Crash durability: every acknowledged write survives `kill -9`, and a SIGTERM shuts down cleanly.
 
 Starts Hearth on a temporary data directory, writes documents in a loop (single writes and
 batches of 20) while a timer sends SIGKILL, restarts Hearth on the same directory and checks
-that every write Hearth acknowledged is there with its content. Repeats for several rounds.
+that every write Hearth acknowledged is there with its content, then stops it with SIGTERM and
+checks that no `-wal` / `-shm` file is left. Repeats for several rounds.
 Prints `N passed, N failed`; exits 1 on any lost write.
 """
 import argparse
@@ -103,10 +104,16 @@ def main():
                             lost.append(r["found"]["name"])
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=10)
+            # A clean shutdown checkpoints the WAL: no -wal or -shm file is left behind.
+            leftovers = [os.path.join(d, f) for d, _, files in os.walk(data_dir)
+                         for f in files if f.endswith(("-wal", "-shm"))]
+            if leftovers:
+                failed += 1
+                print(f"round {round_no}: SIGTERM left {leftovers}")
             if lost:
                 failed += 1
                 print(f"round {round_no}: {len(lost)} of {len(names)} acknowledged writes lost, e.g. {lost[:3]}")
-            else:
+            elif not leftovers:
                 passed += 1
                 print(f"round {round_no}: killed after {i} commits; all {len(names)} acknowledged documents present")
     finally:

@@ -169,8 +169,15 @@ package final class DocumentStore: Sendable {
     }
 
     /// Closes the underlying connections.
+    ///
+    /// The read-only connections close first, so that the writer is the last connection: only
+    /// then does SQLite checkpoint the WAL and remove the `-wal` and `-shm` files. (GRDB's
+    /// `close()` closes the writer first, and a read-only connection cannot checkpoint.)
     package func close() throws {
-        if let pool = writer as? DatabasePool { try pool.close() }
+        if let pool = writer as? DatabasePool {
+            pool.releaseMemory()
+            try pool.close()
+        }
         if let queue = writer as? DatabaseQueue { try queue.close() }
     }
 }
