@@ -20,11 +20,15 @@ struct MatchResolver {
     }
 
     let path: [RulesRequest.PathElement]
+    /// Global names: a wildcard of that name over an unknown segment (a list request's document
+    /// ID) binds nothing, so the global stays visible, as on the official emulator.
+    let globals: Set<String>
     private var steps = 0
     private var found: [Covering] = []
 
-    init(path: [RulesRequest.PathElement]) {
+    init(path: [RulesRequest.PathElement], globals: Set<String> = []) {
         self.path = path
+        self.globals = globals
     }
 
     /// The coverings of the path, in source order.
@@ -95,7 +99,7 @@ struct MatchResolver {
             case (.wildcard(let name), .segment(let actual)):
                 frame.append((name, .success(.string(actual))))
             case (.wildcard(let name), .unknownSegment):
-                frame.append((name, .failure(.nullValue)))
+                if !globals.contains(name) { frame.append((name, .failure(.nullValue))) }
             default:
                 return nil
             }

@@ -24,7 +24,7 @@ extension Ruleset {
         for name in globals where request.variables[name] == nil { globalEnvironment.bind(name, .success(.null)) }
         for (name, value) in request.variables { globalEnvironment.bind(name, .success(value)) }
 
-        var resolver = MatchResolver(path: request.path)
+        var resolver = MatchResolver(path: request.path, globals: globals)
         var attempts: [AllowAttempt] = []
         var grantedBy: AllowStatementInfo?
         coverings: for covering in resolver.coverings(of: matches) {
