@@ -1,12 +1,24 @@
 /// Path literals (`/databases/$(database)/documents`) and match patterns (`/users/{uid}`).
 extension Lexer {
-    /// Reads a path literal starting at a `/`; stops at whitespace or a character that cannot
-    /// be part of a path. `$(…)` interpolations and parenthesised segments such as
+    /// Reads a path literal starting at a `/`; stops at whitespace (unless a further `/segment`
+    /// follows it) or a character that cannot be part of a path. `$(…)` interpolations and parenthesised segments such as
     /// `(default)` are read whole, honouring nested parentheses and string literals.
     mutating func scanPathLiteral() -> String {
         let start = position
+        var text = ""
+        var pieceStart = position
         while let scalar = peek() {
-            if scalar == "/" || scalar.isPathSegmentScalar {
+            if scalar == " " || scalar == "\t" {
+                // Spaces before a further `/segment` join it to the path (`/m /a` is `/m/a`), as
+                // the emulator reads them; `/` followed by `/` or `*` starts a comment instead.
+                var ahead = 1
+                while peek(ahead) == " " || peek(ahead) == "\t" { ahead += 1 }
+                guard peek(ahead) == "/", let next = peek(ahead + 1), next != "/", next != "*",
+                      next.isPathSegmentScalar || next == "$" || next == "(" else { break }
+                text += source.text(in: range(from: pieceStart))
+                position += ahead
+                pieceStart = position
+            } else if scalar == "/" || scalar.isPathSegmentScalar {
                 advance()
             } else if scalar == "$", peek(1) == "(" {
                 advance()
@@ -20,7 +32,7 @@ extension Lexer {
                 break
             }
         }
-        return source.text(in: range(from: start))
+        return text + source.text(in: range(from: pieceStart))
     }
 
     /// Skips from a `(` to its matching `)`; returns false (leaving the position unchanged)

@@ -43,11 +43,15 @@ extension Parser {
                 let inner = SourceRange(file: fileIndex, start: position + 2, end: close)
                 pieces.append(.interpolation(parseInterpolation(inner)))
                 position = min(close + 1, range.end)
+                while position < range.end, scalars[position] == " " || scalars[position] == "\t" { position += 1 }
                 if position < range.end, scalars[position] != "/" {
                     // `/u/$(id)x`: the official emulator refuses text after an interpolation.
                     sink.error("a path segment may not continue after '$(…)'; interpolate the whole segment, such as $(id + 'x')",
                                at: SourceRange(file: fileIndex, start: position, end: position + 1))
                 }
+            } else if scalar == " " || scalar == "\t" {
+                // The lexer keeps spaces in a path literal only before a `/` (`/m /a`).
+                position += 1
             } else {
                 text.append(scalar)
                 position += 1
