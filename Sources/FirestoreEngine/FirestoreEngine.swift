@@ -181,9 +181,11 @@ package final class FirestoreEngine: Sendable {
         return (aggregator.result(over: docs), readTime)
     }
 
-    /// The collection IDs directly under `parent` (root or a document).
+    /// The collection IDs directly under `parent` (root or a document), in the emulator's order
+    /// for them: by UTF-16 code units (so characters beyond U+FFFF sort before U+E000–U+FFFF).
     package func listCollectionIDs(_ db: DatabaseID, parent: ResourcePath) async throws(FirestoreError) -> [String] {
         try await run(db) { s in try s.collectionIDs(under: parent) }
+            .sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
     }
 
     /// Keys in `collection` with no document but with documents below them.

@@ -70,6 +70,7 @@ extension FirestoreGRPCService {
     func listCollectionIds(_ r: Google_Firestore_V1_ListCollectionIdsRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_ListCollectionIdsResponse {
         try identity.requireAdmin("Metadata operations")
         let (db, parent) = try Self.parent(r.parent)
+        if r.pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
         let ids = try await engine.listCollectionIDs(db, parent: parent)
         let offset = r.pageToken.isEmpty ? 0 : (Int(r.pageToken) ?? -1)
         guard offset >= 0 else { throw .invalidArgument("invalid page token") }

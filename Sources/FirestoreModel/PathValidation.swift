@@ -15,7 +15,7 @@ package enum PathValidation {
         if segment == "." || segment == ".." {
             throw .invalidArgument("Document name \"\(name())\" has invalid path segment \"\(segment)\"; \".\" and \"..\" are reserved.")
         }
-        guard segment.hasPrefix("__"), segment.hasSuffix("__"), segment.utf8.count > 4 else { return }
+        guard isReservedForm(segment) else { return }
         if isCollection {
             throw .invalidArgument("Collection id \"\(segment)\" is invalid because it is reserved.")
         }
@@ -29,7 +29,12 @@ package enum PathValidation {
     /// Whether an ID matches `__.+__`, which Firestore reserves, other than a numeric ID
     /// (`__id<n>__`, n a nonzero int64 written without leading zeros).
     package static func isReserved(_ id: String) -> Bool {
-        id.hasPrefix("__") && id.hasSuffix("__") && id.utf8.count > 4 && ResourcePath.numericID(id) == nil
+        isReservedForm(id) && ResourcePath.numericID(id) == nil
+    }
+
+    /// Whether an ID has the form `__.+__` (reserved, or a numeric ID `__id<n>__`).
+    package static func isReservedForm(_ id: String) -> Bool {
+        id.hasPrefix("__") && id.hasSuffix("__") && id.utf8.count > 4
     }
 
     /// `__id<n>__` with canonical digits that overflow int64.

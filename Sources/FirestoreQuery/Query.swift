@@ -57,6 +57,7 @@ package struct Query: Sendable, Equatable {
         self.limit = structured.limit
         self.select = structured.select
         self.orderBy = []
+        try QueryValidator(query: self).validateKind()
         try QueryValidator(query: self).validateFilters()
         orderBy = Self.normalizedOrder(explicit: structured.orderBy, inequalityFields: inequalityFields)
         try QueryValidator(query: self).validateOrderAndCursors()
@@ -88,7 +89,7 @@ package struct Query: Sendable, Equatable {
         let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName) || keyEquality
         if keyFirst, !named.isEmpty {
             let list = Set(named).sorted().map(\.canonical).joined(separator: ", ")
-            throw .invalidArgument("This query requires an index that has fields [\(list)] after __name__ and Firestore does not currently support such an index. Order by those fields before __name__.")
+            throw .invalidArgument("This query requires an index that has fields [\(list)] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields.")
         }
         var q = self
         // After the explicit order and the inequality fields: the aggregated fields, then the key.
@@ -191,6 +192,16 @@ extension Filter {
         case .field: break
         case .unary(let p, let op): body(p, op)
         case .composite(_, let children): for c in children { c.forEachUnary(body) }
+        }
+    }
+
+    /// The fields this filter constrains, depth first, with whether the filter looks inside an
+    /// array (`array-contains`, `array-contains-any`).
+    package var constrainedFields: [(path: FieldPath, inArray: Bool)] {
+        switch self {
+        case .field(let p, let op, _): [(p, op == .arrayContains || op == .arrayContainsAny)]
+        case .unary(let p, _): [(p, false)]
+        case .composite(_, let children): children.flatMap(\.constrainedFields)
         }
     }
 

@@ -11,6 +11,24 @@ struct QueryValidator {
 
     let query: Query
 
+    /// A collection-group query below the root may filter and order by the key only; a query
+    /// without a collection ID (a kindless query, such as the SDKs' recursive queries) may
+    /// filter by the key and order by it ascending only. The emulator's messages and order.
+    func validateKind() throws(FirestoreError) {
+        let fields = query.filter?.constrainedFields.filter { !$0.path.isDocumentName } ?? []
+        if query.allDescendants, !query.parent.isRoot,
+           !fields.isEmpty || query.explicitOrderBy.contains(where: { !$0.field.isDocumentName }) {
+            throw .invalidArgument("collection group queries are only allowed at the root parent")
+        }
+        guard query.collectionID.isEmpty else { return }
+        if query.explicitOrderBy.contains(where: { !$0.field.isDocumentName || $0.direction == .descending }) {
+            throw .invalidArgument("kind is required for all orders except __key__ ascending")
+        }
+        if let first = fields.first {
+            throw .invalidArgument("kind is required for filter: \(first.path.canonical)\(first.inArray ? "[*]" : "")")
+        }
+    }
+
     func validateFilters() throws(FirestoreError) {
         guard let filter = query.filter else { return }
         var fieldFilters: [(FieldPath, Filter.Operator, Value)] = []

@@ -26,7 +26,8 @@ extension FirestoreRESTService {
         let showMissing = try r.boolParameter("showMissing") ?? false
         if showMissing { try identity.requireAdmin("Metadata operations") }
         let pageSize = try r.intParameter("pageSize") ?? 0
-        if pageSize < 0 { throw .invalidArgument("Page size must be nonnegative.") }
+        // With showMissing the emulator takes a negative page size as no limit.
+        if pageSize < 0, !showMissing { throw .invalidArgument("Page size must be nonnegative.") }
         let offset = try Self.decodePageToken(r.parameter("pageToken"))
         var orderBy: [StructuredQuery.Order] = []
         if let spec = r.parameter("orderBy"), !spec.isEmpty {

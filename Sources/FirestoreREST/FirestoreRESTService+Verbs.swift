@@ -151,6 +151,7 @@ extension FirestoreRESTService {
     func listCollectionIds(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["pageSize", "pageToken", "readTime"], at: "")
         let pageSize = try RESTCodec.field(body, "pageSize").map { j throws(FirestoreError) in Int(try RESTCodec.decodeInt32(j, at: "page_size")) } ?? 0
+        if pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
         var token: String?
         if case .string(let t)? = RESTCodec.field(body, "pageToken") { token = t }
         let offset = try Self.decodePageToken(token)

@@ -93,4 +93,54 @@ struct QueryValidationTests {
             #expect(refused && error.code == .invalidArgument, "\(error)")
         }
     }
+
+    /// (collection ID, all descendants, parent, filter, order, expected message or nil)
+    typealias KindRow = (String, Bool, ResourcePath, Filter?, [StructuredQuery.Order], String?)
+    static let cg = ResourcePath(["c", "a"])
+    static let kindRows: [KindRow] = [
+        ("", true, .root, .field(v, .equal, .integer(1)), [], "kind is required for filter: v"),
+        ("", false, .root, .unary(v, .isNull), [], "kind is required for filter: v"),
+        ("", true, .root, .field(FieldPath(["a", "b"]), .arrayContains, .integer(1)), [], "kind is required for filter: a.b[*]"),
+        ("", true, .root, .composite(.and, [.field(.documentName, .greaterThan, key), .field(w, .equal, .integer(1))]), [], "kind is required for filter: w"),
+        ("", true, .root, .field(v, .equal, .integer(1)), [.init(.documentName, .descending)], "kind is required for all orders except __key__ ascending"),
+        ("", true, .root, nil, [.init(v)], "kind is required for all orders except __key__ ascending"),
+        ("", true, .root, .field(.documentName, .greaterThan, key), [.init(.documentName)], nil),
+        ("", true, cg, nil, [.init(v)], "collection group queries are only allowed at the root parent"),
+        ("s", true, cg, .field(v, .equal, .integer(1)), [], "collection group queries are only allowed at the root parent"),
+        ("s", true, cg, .field(.documentName, .greaterThan, key), [], nil),
+        ("", true, cg, nil, [.init(.documentName, .descending)], "kind is required for all orders except __key__ ascending"),
+        ("s", true, .root, .field(v, .equal, .integer(1)), [.init(v)], nil),
+    ]
+
+    @Test("kindless queries and collection groups below the root: the emulator's checks, order and messages", arguments: kindRows.indices)
+    func kinds(_ row: Int) {
+        let (collection, allDescendants, parent, filter, orderBy, expected) = Self.kindRows[row]
+        do {
+            _ = try Query(StructuredQuery(from: [.init(collectionID: collection, allDescendants: allDescendants)], filter: filter, orderBy: orderBy),
+                          parent: parent, database: Self.db)
+            #expect(expected == nil)
+        } catch {
+            #expect(error.code == .invalidArgument && error.message == expected, "\(error)")
+        }
+    }
+
+    @Test("a reserved ID in a filter or cursor reference is refused")
+    func reservedReferences() throws {
+        let root = "projects/p/databases/(default)/documents"
+        for (ref, message) in [("\(root)/__x__/a", "Collection id \"__x__\" is invalid because it is reserved."),
+                               ("\(root)/c/__x__", "Resource id \"__x__\" is invalid because it is reserved.")] {
+            for structured in [
+                StructuredQuery(from: [.init(collectionID: "c")], filter: .field(Self.v, .equal, .reference(ref))),
+                StructuredQuery(from: [.init(collectionID: "", allDescendants: true)], orderBy: [.init(.documentName)],
+                                startAt: .init(values: [.reference(ref)], before: true)),
+            ] {
+                #expect { try Query(structured, parent: .root, database: Self.db) } throws: { error in
+                    (error as? FirestoreError)?.message == message
+                }
+            }
+        }
+        // `__id7__` is a numeric ID, not reserved.
+        _ = try Query(StructuredQuery(from: [.init(collectionID: "c")], filter: .field(Self.v, .equal, .reference("\(root)/c/__id7__"))),
+                       parent: .root, database: Self.db)
+    }
 }
