@@ -426,7 +426,7 @@ def _doc_row(s, full):
     return row
 
 
-def run_aggregate(op, client, ctx=None):
+def run_aggregate(op, client, ctx=None, transaction=None):
     q = build_query(op, client)
     agg = None
     for i, a in enumerate(op["aggs"]):
@@ -438,6 +438,8 @@ def run_aggregate(op, client, ctx=None):
         else:
             agg = getattr(target, kind)(a[1], alias=alias)
     kw = dict(KW)
+    if transaction is not None:
+        kw["transaction"] = transaction
     if "readTime" in op:
         kw["read_time"] = ctx.captures[op["readTime"][1:]]
     results = agg.get(**kw)
@@ -482,6 +484,8 @@ class CaseContext:
     def __init__(self, base, clients, project):
         self.base, self.clients, self.project = base, clients, project
         self.captures = {}
+        self.txs = {}  # name -> Transaction begun by a txBegin op
+        self.background = {}  # name -> (thread, holder) started by a background op
 
 
 def resolve_captures(op, ctx):
@@ -505,6 +509,8 @@ def run_op(op, ctx):
         return {"rulesLoaded": status == 200}
     client = ctx.clients.get(op)
     op = resolve_captures(op, ctx)
+    if "tx" in op or kind in TX_OPS:
+        return run_tx_op(op, client, ctx)
     if kind in WRITE_OPS:
         res = write_into(None, op, client)
         if "capture" in op:
@@ -568,7 +574,80 @@ def run_op(op, ctx):
         return {"deleted": client.recursive_delete(ref)}
     if kind == "listen":
         return run_listen(op, client, ctx)
+    if kind == "background":
+        return run_background(op, ctx)
+    if kind == "await":
+        return run_await(op, ctx)
     raise ValueError(f"unknown op {kind}")
+
+
+# Explicit transactions: txBegin names a transaction, reads and writes with "tx" use it, txCommit
+# and txRollback end it.  Together with background/await they interleave several transactions
+# and plain writes in a controlled order (the official emulator locks what a transaction reads).
+TX_OPS = ("txBegin", "txCommit", "txRollback")
+
+
+def run_tx_op(op, client, ctx):
+    kind = op["op"]
+    name = op["tx"]
+    if kind == "txBegin":
+        tx = client.transaction(read_only=op.get("readOnly", False))
+        resp = client._firestore_api.begin_transaction(
+            request={"database": client._database_string, "options": tx._options_protobuf(None)},
+            metadata=client._rpc_metadata,
+            **KW,
+        )
+        tx._id = resp.transaction
+        ctx.txs[name] = tx
+        return {"began": True}
+    tx = ctx.txs[name]
+    api, database, metadata = tx._client._firestore_api, tx._client._database_string, tx._client._rpc_metadata
+    if kind == "txCommit":  # sends the queued writes; the id is kept, so a second commit reuses it
+        resp = api.commit(request={"database": database, "writes": tx._write_pbs, "transaction": tx._id}, metadata=metadata, **KW)
+        return {"writeResults": [norm_write_result(r) for r in resp.write_results]}
+    if kind == "txRollback":
+        api.rollback(request={"database": database, "transaction": tx._id}, metadata=metadata, **KW)
+        return {"rolledBack": True}
+    if kind in WRITE_OPS:
+        write_into(tx, op, client)
+        return {"queued": kind}
+    if kind == "get":
+        return {"snapshot": norm_snapshot(client.document(op["path"]).get(field_paths=op.get("fields"), transaction=tx, **KW))}
+    if kind == "getAll":
+        snaps = list(client.get_all([client.document(p) for p in op["paths"]], transaction=tx, **KW))
+        rows = sorted((norm_snapshot(s, with_path=True) for s in snaps), key=lambda r: r["path"])
+        return {"snapshots": rows}
+    if kind == "query":
+        return run_query(op, client, transaction=tx, ctx=ctx)
+    if kind == "aggregate":
+        return run_aggregate(op, client, ctx, transaction=tx)
+    raise ValueError(f"op {kind} does not take a transaction")
+
+
+def run_background(op, ctx):
+    """Starts op["do"] on a thread, waits settleMs (default 500) so that its RPC reaches the
+    server, and goes on; `await` with the same name gives its result."""
+    holder = {}
+
+    def work():
+        try:
+            holder["result"] = run_op(op["do"], ctx)
+        except Exception as e:  # noqa: BLE001
+            holder["result"] = {"error": norm_error(e)}
+
+    th = threading.Thread(target=work, daemon=True)
+    th.start()
+    ctx.background[op["name"]] = (th, holder)
+    time.sleep(op.get("settleMs", 500) / 1000)
+    return {"started": True}
+
+
+def run_await(op, ctx):
+    th, holder = ctx.background.pop(op["name"])
+    th.join(CALL_TIMEOUT + 5)
+    if th.is_alive():
+        return {"error": {"class": "Timeout", "message": f"background op {op['name']} did not finish"}}
+    return holder["result"]
 
 
 def run_transaction(op, client, ctx):
@@ -595,6 +674,8 @@ def run_transaction(op, client, ctx):
                 raise RuntimeError("user code failed")
             elif kind == "outside":  # a write by another client in the middle of the transaction
                 steps_out.append(run_op(st["do"], ctx))
+            elif kind == "background":  # an op started on a thread; a later top-level await joins it
+                steps_out.append(run_op(st, ctx))
             else:
                 raise ValueError(f"unknown transaction step {kind}")
 

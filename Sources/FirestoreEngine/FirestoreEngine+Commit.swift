@@ -14,25 +14,41 @@ package struct CommitResult: Sendable, Equatable {
 extension FirestoreEngine {
     /// Applies writes atomically: all land at one commit time or none do.
     ///
-    /// Within a read-write transaction, the commit first checks that nothing the transaction
-    /// read has changed since; if something has, it fails with ABORTED and writes nothing.
+    /// The commit first waits for the locks open transactions' reads hold on the documents it
+    /// writes (at most 2 s, then ABORTED; see ``TransactionRegistry``). Within a read-write
+    /// transaction it then checks that nothing the transaction read has changed since; the
+    /// transaction ends, and its locks are released, whatever the outcome.
     package func commit(_ db: DatabaseID, writes: [Write], transaction: [UInt8]? = nil,
                         identity: Identity = .admin) async throws(FirestoreError) -> CommitResult {
         for w in writes { try validate(w, in: db) }
         try Self.validateSequence(writes, in: db)
         let writes = writes.map(Self.normalized)
+        let registry = registry(db)
         var readSet: TransactionRegistry.State?
         if let transaction {
-            let state = try registry(db).finish(transaction, now: clock.nowMicros())
-            if case .readOnly = state.mode, !writes.isEmpty {
-                throw .invalidArgument("Cannot modify entities in a read-only transaction.")
+            let state = try registry.use(transaction, now: clock.nowMicros())
+            if case .readOnly = state.mode {
+                _ = try registry.finish(transaction, now: clock.nowMicros())
+                if !writes.isEmpty { throw .invalidArgument("Cannot modify entities in a read-only transaction.") }
+            } else {
+                readSet = state
             }
-            readSet = state
         }
+        // A read-write transaction ends with its commit, whatever the outcome.
+        let ending = readSet == nil ? nil : transaction
+        defer { if let ending { _ = try? registry.finish(ending, now: clock.nowMicros()) } }
+        let locks = writes.isEmpty ? nil : try await registry.acquire(writes.map(\.key), for: ending, clock: clock)
+        defer { if let locks { registry.release(locks) } }
+        return try await apply(db, writes: writes, readSet: readSet, identity: identity)
+    }
+
+    private func apply(_ db: DatabaseID, writes: [Write], readSet: TransactionRegistry.State?,
+                       identity: Identity) async throws(FirestoreError) -> CommitResult {
+        let isTransaction = readSet != nil
         let feed = self.feed
         let readSetCopy = readSet
         let ruleset = gate(identity, db)
-        let isBatch = writes.count > 1 || transaction != nil
+        let isBatch = writes.count > 1 || isTransaction
         return try await run(db, write: true) { s throws -> CommitResult in
             if let readSetCopy { try Self.validateReadSet(readSetCopy, in: s) }
             let last = try s.meta("last_commit") ?? 0

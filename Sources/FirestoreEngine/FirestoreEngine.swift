@@ -107,7 +107,7 @@ package final class FirestoreEngine: Sendable {
     package func getDocument(_ db: DatabaseID, key: ResourcePath, consistency: ReadConsistency = .current,
                              identity: Identity = .admin) async throws(FirestoreError) -> Document? {
         let (readTime, txn) = try readTime(for: consistency, in: db)
-        if let txn { await registry(db).lock(key, for: txn, clock: clock) }
+        if let txn { await registry(db).shareDocument(key, for: txn, clock: clock) }
         let ruleset = gate(identity, db)
         let doc = try await run(db) { s in
             let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
@@ -127,7 +127,7 @@ package final class FirestoreEngine: Sendable {
     package func batchGet(_ db: DatabaseID, keys: [ResourcePath], consistency: ReadConsistency = .current,
                           identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document?], readTime: Timestamp) {
         let (readTime, txn) = try readTime(for: consistency, in: db)
-        if let txn { for key in keys { await registry(db).lock(key, for: txn, clock: clock) } }
+        if let txn { for key in keys { await registry(db).shareDocument(key, for: txn, clock: clock) } }
         let at = readTime ?? now
         let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
@@ -153,6 +153,8 @@ package final class FirestoreEngine: Sendable {
                           identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
         let db = query.database
         let (readTime, txn) = try readTime(for: consistency, in: db)
+        // A query in a read-write transaction locks its collection ID (in every parent).
+        if let txn { registry(db).shareCollection(query.collectionID, for: txn) }
         let at = readTime ?? now
         let ruleset = gate(identity, db)
         let docs = try await run(db) { s in

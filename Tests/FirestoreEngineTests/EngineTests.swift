@@ -86,7 +86,13 @@ struct EngineTests {
         }
     }
 
-    @Test("conflicting read-write transactions: the second commit is ABORTED and no update is lost")
+    /// The wall clock run 100 times faster, so that the 2 s lock timeout passes in 20 ms.
+    struct FastClock: EngineClock {
+        let origin = SystemClock().nowMicros()
+        func nowMicros() -> Int64 { origin + (SystemClock().nowMicros() - origin) * 100 }
+    }
+
+    @Test("two transactions that read a document and both commit: the first to commit fails, as on the emulator, and no update is lost")
     func contention() async throws {
         let e = try Self.engine()
         let key = ResourcePath(["counters", "c"])
@@ -96,30 +102,76 @@ struct EngineTests {
         let r1 = try #require(try await e.getDocument(Self.db, key: key, consistency: .transaction(t1)))
         let r2 = try #require(try await e.getDocument(Self.db, key: key, consistency: .transaction(t2)))
         #expect(r1.fields["n"] == .integer(0) && r2.fields["n"] == .integer(0))
-        _ = try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(1)])], transaction: t1)
+        // t1's commit waits on t2's read lock; t2's commit then waits on t1's: t1 fails.
+        let first = Task { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(1)])], transaction: t1) }
+        try await Task.sleep(for: .milliseconds(100))
+        _ = try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(10)])], transaction: t2)
         do {
-            _ = try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(1)])], transaction: t2)
-            Issue.record("the second transaction committed over a changed read")
-        } catch {
-            #expect(error.code == .aborted)
+            _ = try await first.value
+            Issue.record("both transactions committed over the same read")
+        } catch let error as FirestoreError {
+            #expect(error.code == .aborted && error.message == "Transaction lock timeout.")
         }
-        let retry = try e.beginTransaction(Self.db, mode: .readWrite(retrying: t2))
+        // A retry wins over a transaction that began after its first attempt, even when the
+        // retry commits first: a client retrying under contention is not starved.
+        let retry = try e.beginTransaction(Self.db, mode: .readWrite(retrying: t1))
+        let t3 = try e.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
         let again = try #require(try await e.getDocument(Self.db, key: key, consistency: .transaction(retry)))
-        _ = try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(2)])], transaction: retry)
-        #expect(again.fields["n"] == .integer(1))
-        #expect(try await e.getDocument(Self.db, key: key)?.fields["n"] == .integer(2))
+        _ = try await e.getDocument(Self.db, key: key, consistency: .transaction(t3))
+        let retried = Task { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(11)])], transaction: retry) }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(100)])], transaction: t3) } throws: { error in
+            (error as? FirestoreError)?.code == .aborted
+        }
+        _ = try await retried.value
+        #expect(again.fields["n"] == .integer(10))
+        #expect(try await e.getDocument(Self.db, key: key)?.fields["n"] == .integer(11))
     }
 
-    @Test("a transaction whose query results changed aborts")
-    func phantom() async throws {
-        let e = try Self.engine()
+    @Test("a write to a document an open transaction read waits for it: it times out with ABORTED, or applies after the transaction's commit")
+    func writesWaitForReadLocks() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: FastClock())
+        let key = ResourcePath(["c", "x"])
+        _ = try await e.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(1)])])
+        let t = try e.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
+        _ = try await e.getDocument(Self.db, key: key, consistency: .transaction(t))
+        await #expect { try await e.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(5)])]) } throws: { error in
+            (error as? FirestoreError)?.code == .aborted
+        }
+        // Other documents are not locked.
+        _ = try await e.commit(Self.db, writes: [Self.set("c/y", ["n": .integer(1)])])
+        #expect(try await e.getDocument(Self.db, key: key)?.fields["n"] == .integer(1))
+        // Released by the transaction's commit (well within 2 s on the wall clock), a waiting
+        // write applies on top of it.
+        let w = try Self.engine()
+        _ = try await w.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(1)])])
+        let t2 = try w.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
+        _ = try await w.getDocument(Self.db, key: key, consistency: .transaction(t2))
+        let waiting = Task {
+            try await w.commit(Self.db, writes: [Write(key: key, operation: .update(fields: ["m": .integer(5)], mask: [FieldPath(["m"])]))])
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        _ = try await w.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(2)])], transaction: t2)
+        _ = try await waiting.value
+        #expect(try await w.getDocument(Self.db, key: key)?.fields == ["n": .integer(2), "m": .integer(5)])
+    }
+
+    @Test("a query in a transaction locks its collection ID: a write there waits for the transaction")
+    func queryLocksCollection() async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: FastClock())
         let q = try Query(.init(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
         let t = try e.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
         #expect(try await e.runQuery(q, consistency: .transaction(t)).documents.isEmpty)
-        _ = try await e.commit(Self.db, writes: [Self.set("c/new", [:])])
-        await #expect(throws: FirestoreError.self) {
-            try await e.commit(Self.db, writes: [Self.set("c/other", [:])], transaction: t)
+        // Every collection named c, in any parent; other collections are free.
+        for path in ["c/new", "p/1/c/new"] {
+            await #expect { try await e.commit(Self.db, writes: [Self.set(path, [:])]) } throws: { error in
+                (error as? FirestoreError)?.code == .aborted
+            }
         }
+        _ = try await e.commit(Self.db, writes: [Self.set("d/new", [:])])
+        _ = try await e.commit(Self.db, writes: [Self.set("c/other", [:])], transaction: t)
+        _ = try await e.commit(Self.db, writes: [Self.set("c/new", [:])])
+        #expect(try await e.runQuery(q).documents.map(\.key.lastSegment) == ["new", "other"])
     }
 
     @Test("read-only transactions read a fixed snapshot and cannot write")

@@ -16,7 +16,8 @@ extension WireCodec {
     /// emulator does).
     ///
     /// A read-write transaction's `concurrency_mode` is accepted and ignored: Hearth's
-    /// transactions are optimistic. Empty `retry_transaction` bytes mean no retry.
+    /// transactions lock as the emulator's do (docs/decisions/0006-transaction-locks.md).
+    /// Empty `retry_transaction` bytes mean no retry.
     package static func decodeTransactionOptions(
         _ wire: Google_Firestore_V1_TransactionOptions, default defaultOptions: WireTransactionOptions, at: String
     ) throws(FirestoreError) -> WireTransactionOptions {
