@@ -260,6 +260,9 @@ package final class FirestoreEngine: Sendable {
         return id
     }
 
+    /// How many commits to `db` are waiting for transactions' locks (for tests and diagnostics).
+    package func waitingCommits(_ db: DatabaseID) -> Int { registry(db).waitingCommits }
+
     /// Abandons a transaction; rolling back one that already ended is a no-op.
     package func rollback(_ db: DatabaseID, transaction: [UInt8]) throws(FirestoreError) {
         let registry = registry(db)

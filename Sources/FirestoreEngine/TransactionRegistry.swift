@@ -188,6 +188,9 @@ final class TransactionRegistry: Sendable {
         }
     }
 
+    /// How many commits are waiting for locks.
+    var waitingCommits: Int { locks.withLock { $0.waiting.count } }
+
     /// Releases a commit's exclusive locks (and its place in queues).
     func release(_ commit: CommitLocks) {
         locks.withLock { l in

@@ -39,7 +39,7 @@ package struct TargetView: Sendable {
     package mutating func reset(to documents: [Document]) -> [TargetChange] {
         needsRefill = false
         var changes: [TargetChange] = []
-        let fresh = Dictionary(uniqueKeysWithValues: documents.map { ($0.key, $0) })
+        let fresh = Dictionary(documents.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         for old in results.all where fresh[old.key] == nil {
             let index = results.remove(old.key)
             changes.append(TargetChange(kind: .removed, document: old, oldIndex: index, newIndex: nil))

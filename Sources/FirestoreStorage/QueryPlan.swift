@@ -21,7 +21,7 @@ struct QueryPlan {
                 arguments = [Data(prefix), Data(IndexKey.upperBound(ofPrefix: prefix))]
             } else if !query.allDescendants {
                 column = "parent"
-                arguments = [query.collectionPath.description]
+                arguments = [QueryPlan.text(query.collectionPath.description)]
                 extra = ""
             } else {
                 let prefix = IndexKey.encode(path: query.parent)
@@ -30,7 +30,7 @@ struct QueryPlan {
                     column = ""
                 } else {
                     column = "collection_id"
-                    args += [query.collectionID]
+                    args += [QueryPlan.text(query.collectionID)]
                 }
                 if query.parent.isRoot {
                     extra = ""
@@ -49,14 +49,14 @@ struct QueryPlan {
         /// are in the by-parent index already).
         func arms(_ table: String) -> [(String, StatementArguments)] {
             guard column == "collection_id" else { return [(documentCondition(table), arguments)] }
-            let nested = "\(table).collection_id = ? AND \(table).parent <> \(table).collection_id"
-            if extra.isEmpty { return [("\(table).parent = ?", arguments), (nested, arguments)] }
+            let nested = "\(table).collection_id = CAST(? AS TEXT) AND \(table).parent <> \(table).collection_id"
+            if extra.isEmpty { return [("\(table).parent = CAST(? AS TEXT)", arguments), (nested, arguments)] }
             return [(nested + " AND " + extra.replacingOccurrences(of: "path_key", with: "\(table).path_key"), arguments)]
         }
 
         func documentCondition(_ table: String) -> String {
             var parts: [String] = []
-            if !column.isEmpty { parts.append("\(table).\(column) = ?") }
+            if !column.isEmpty { parts.append("\(table).\(column) = CAST(? AS TEXT)") }
             if !extra.isEmpty {
                 parts.append(extra.replacingOccurrences(of: "path_key", with: "\(table).path_key"))
             }
@@ -93,8 +93,8 @@ struct QueryPlan {
                 args += [Data(IndexKey.encode(path: key))]
             }
             for (field, value) in probes {
-                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = d.parent AND e.field = ? AND e.value = ? AND e.path_key = d.path_key)")
-                args += [field, value]
+                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = d.parent AND e.field = CAST(? AS TEXT) AND e.value = ? AND e.path_key = d.path_key)")
+                args += [Self.text(field), value]
             }
             // Two arms are merged in order (SQLite's MERGE of sorted scans, no sort).
             let arms = scope.arms("d")
@@ -104,8 +104,8 @@ struct QueryPlan {
             arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
             drivesByField = false
         } else {
-            var conditions = ["f.field = ?"]
-            var args: StatementArguments = [first.field.canonical]
+            var conditions = ["f.field = CAST(? AS TEXT)"]
+            var args: StatementArguments = [Self.text(first.field.canonical)]
             if let lowerCursor {
                 conditions.append("f.value >= ?")
                 args += [Data(IndexKey.encode(lowerCursor))]
@@ -115,8 +115,8 @@ struct QueryPlan {
                 args += [Data(IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor)))]
             }
             for (field, value) in probes {
-                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = f.parent AND e.field = ? AND e.value = ? AND e.path_key = f.path_key)")
-                args += [field, value]
+                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = f.parent AND e.field = CAST(? AS TEXT) AND e.value = ? AND e.path_key = f.path_key)")
+                args += [Self.text(field), value]
             }
             // Only index columns here: each candidate's document is loaded after the probes pass.
             // Two arms are merged in order (SQLite's MERGE of sorted scans, no sort).
@@ -128,6 +128,10 @@ struct QueryPlan {
             drivesByField = true
         }
     }
+
+    /// Text bound as its UTF-8 bytes and cast back in SQL (`CAST(? AS TEXT)`): GRDB binds a
+    /// String up to its first NUL, and IDs and field names may hold NULs.
+    static func text(_ string: String) -> Data { Data(string.utf8) }
 
     static func key(_ name: String) -> ResourcePath? {
         try? DatabaseID.parse(resourceName: name).1

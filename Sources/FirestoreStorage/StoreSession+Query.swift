@@ -51,7 +51,7 @@ extension StoreSession {
             }
         }
         let past = try Row.fetchCursor(db, sql: """
-            SELECT h.path, h.fields, h.create_time, h.update_time, h.path_key FROM history h
+            SELECT CAST(h.path AS BLOB), h.fields, h.create_time, h.update_time, h.path_key FROM history h
             WHERE \(scope.documentCondition("h")) AND h.valid_until > ? ORDER BY h.valid_until DESC
             """, arguments: scope.arguments + [readTime])
         while let row = try past.next() {

@@ -9,10 +9,11 @@ package struct StoreSession {
 
     package init(db: Database) { self.db = db }
 
-    static let columns = "d.path, d.fields, d.create_time, d.update_time"
+    static let columns = "CAST(d.path AS BLOB), d.fields, d.create_time, d.update_time"
 
     static func document(from row: Row) throws -> Document {
-        let path: String = row[0]
+        // (Read as bytes: GRDB reads text up to its first NUL, and IDs may hold NULs.)
+        let path = String(decoding: row[0] as Data, as: UTF8.self)
         let fields: [UInt8] = Array(row[1] as Data)
         return Document(
             key: ResourcePath(parsing: Substring(path)),
@@ -40,7 +41,7 @@ package struct StoreSession {
     package func document(_ key: ResourcePath, at readTime: Int64) throws -> Document? {
         let pathKey = Data(IndexKey.encode(path: key))
         if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT path, fields, create_time, update_time FROM history
+            SELECT CAST(path AS BLOB), fields, create_time, update_time FROM history
             WHERE path_key = ? AND valid_until > ? ORDER BY valid_until LIMIT 1
             """), arguments: [pathKey, readTime]) {
             if row[1] as Data? == nil { return nil }

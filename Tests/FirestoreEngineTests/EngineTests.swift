@@ -86,10 +86,17 @@ struct EngineTests {
         }
     }
 
-    /// The wall clock run 100 times faster, so that the 2 s lock timeout passes in 20 ms.
-    struct FastClock: EngineClock {
-        let origin = SystemClock().nowMicros()
-        func nowMicros() -> Int64 { origin + (SystemClock().nowMicros() - origin) * 100 }
+    /// A clock that moves 10 ms each time it is read: a commit waiting for a lock reads it about
+    /// once a millisecond, so the 2 s lock timeout passes in about 200 reads, whatever the load,
+    /// while a transaction read a few times stays far from its 60 s expiry.
+    final class SteppingClock: EngineClock {
+        let now = Mutex<Int64>(SystemClock().nowMicros())
+        func nowMicros() -> Int64 { now.withLock { $0 += 10_000; return $0 } }
+    }
+
+    /// Waits until `count` commits wait for locks (the order of concurrent commits matters).
+    static func untilWaiting(_ e: FirestoreEngine, _ count: Int) async throws {
+        while e.waitingCommits(db) < count { try await Task.sleep(for: .milliseconds(1)) }
     }
 
     @Test("two transactions that read a document and both commit: the first to commit fails, as on the emulator, and no update is lost")
@@ -104,7 +111,7 @@ struct EngineTests {
         #expect(r1.fields["n"] == .integer(0) && r2.fields["n"] == .integer(0))
         // t1's commit waits on t2's read lock; t2's commit then waits on t1's: t1 fails.
         let first = Task { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(1)])], transaction: t1) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Self.untilWaiting(e, 1)
         _ = try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(10)])], transaction: t2)
         do {
             _ = try await first.value
@@ -119,7 +126,7 @@ struct EngineTests {
         let again = try #require(try await e.getDocument(Self.db, key: key, consistency: .transaction(retry)))
         _ = try await e.getDocument(Self.db, key: key, consistency: .transaction(t3))
         let retried = Task { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(11)])], transaction: retry) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Self.untilWaiting(e, 1)
         await #expect { try await e.commit(Self.db, writes: [Self.set("counters/c", ["n": .integer(100)])], transaction: t3) } throws: { error in
             (error as? FirestoreError)?.code == .aborted
         }
@@ -130,7 +137,7 @@ struct EngineTests {
 
     @Test("a write to a document an open transaction read waits for it: it times out with ABORTED, or applies after the transaction's commit")
     func writesWaitForReadLocks() async throws {
-        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: FastClock())
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: SteppingClock())
         let key = ResourcePath(["c", "x"])
         _ = try await e.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(1)])])
         let t = try e.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
@@ -150,7 +157,7 @@ struct EngineTests {
         let waiting = Task {
             try await w.commit(Self.db, writes: [Write(key: key, operation: .update(fields: ["m": .integer(5)], mask: [FieldPath(["m"])]))])
         }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Self.untilWaiting(w, 1)
         _ = try await w.commit(Self.db, writes: [Self.set("c/x", ["n": .integer(2)])], transaction: t2)
         _ = try await waiting.value
         #expect(try await w.getDocument(Self.db, key: key)?.fields == ["n": .integer(2), "m": .integer(5)])
@@ -158,7 +165,7 @@ struct EngineTests {
 
     @Test("a query in a transaction locks its collection ID: a write there waits for the transaction")
     func queryLocksCollection() async throws {
-        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: FastClock())
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil), clock: SteppingClock())
         let q = try Query(.init(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
         let t = try e.beginTransaction(Self.db, mode: .readWrite(retrying: nil))
         #expect(try await e.runQuery(q, consistency: .transaction(t)).documents.isEmpty)

@@ -59,8 +59,8 @@ struct FieldEntryTests {
             (.init(from: [group], orderBy: [.init(v)], startAt: .init(values: [.integer(10)], before: true),
                    endAt: .init(values: [.integer(30)], before: false)), .root),
             (.init(from: [group], filter: .field(v, .greaterThanOrEqual, .integer(25))), .root),
-            (.init(from: [group], orderBy: [.init(v)]), ResourcePath(["a", "1"])),
-            (.init(from: [group], orderBy: [.init(v, .descending)], limit: 3), ResourcePath(["a", "1"])),
+            // Below the root a group may only be ordered and filtered by name (as on the emulator).
+            (.init(from: [group], limit: 3), ResourcePath(["a", "1"])),
             (.init(from: [.init(collectionID: id)], orderBy: [.init(v)]), .root),
             (.init(from: [.init(collectionID: id)], orderBy: [.init(v)]), ResourcePath(["a", "2"])),
             // Ordered by name: driven by the documents' indexes, merged the same way.

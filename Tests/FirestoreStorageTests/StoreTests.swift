@@ -47,6 +47,26 @@ struct StoreTests {
         #expect(try await store.read { try $0.documentIDsWithDescendants(in: ResourcePath(["users"])) } == ["a", "b"])
     }
 
+    @Test("IDs, collection IDs and field names holding NUL are stored, queried and read back whole")
+    func nulCharacters() async throws {
+        let store = try await Self.store([
+            Self.doc("c/a", ["x": .integer(1)]), Self.doc("c/a\u{0}b", ["x": .integer(2), "f\u{0}g": .integer(1)]),
+            Self.doc("c/a\u{0}c", ["x": .integer(3)]), Self.doc("c\u{0}x/d", ["x": .integer(4)]), Self.doc("c/a\u{0}b/s/t", ["x": .integer(5)]),
+        ])
+        func ids(_ structured: StructuredQuery, parent: ResourcePath = .root) async throws -> [String] {
+            let q = try Query(structured, parent: parent, database: Self.db)
+            return try await store.read { try $0.runQuery(q) }.map { $0.key.description }
+        }
+        let byX = [StructuredQuery.Order(FieldPath(["x"]))]
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "c")])) == ["c/a", "c/a\u{0}b", "c/a\u{0}c"])
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "c")], orderBy: byX)) == ["c/a", "c/a\u{0}b", "c/a\u{0}c"])
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "c\u{0}x")])) == ["c\u{0}x/d"])
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "s")]), parent: ResourcePath(["c", "a\u{0}b"])) == ["c/a\u{0}b/s/t"])
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "s", allDescendants: true)])) == ["c/a\u{0}b/s/t"])
+        #expect(try await ids(StructuredQuery(from: [.init(collectionID: "c")], filter: .field(FieldPath(["f\u{0}g"]), .equal, .integer(1)))) == ["c/a\u{0}b"])
+        #expect(try await store.read { try $0.documentIDsWithDescendants(in: ResourcePath(["c"])) } == ["a", "a\u{0}b", "a\u{0}c"])
+    }
+
     @Test("numeric IDs (__id7__) come back as written from the ID listings, in numeric order before other IDs")
     func numericIDListings() async throws {
         let store = try await Self.store([
