@@ -107,10 +107,12 @@ extension FirestoreEngine {
             if let failedPrecondition { throw failedPrecondition }
             // A write's result carries an update time only when its document exists after the
             // commit. A document the commit leaves exactly as it was keeps its version: no new
-            // update time, nothing stored, no change for listeners (as Firestore does).
+            // update time, nothing stored, no change for listeners (as Firestore does). One the
+            // commit deleted and wrote again is a new document, even with the same fields.
             var unchanged = [Bool](repeating: false, count: order.count)
             for slot in order.indices {
-                if let before = originals[slot], let after = states[slot], Value.identical(before.fields, after.fields) {
+                if let before = originals[slot], let after = states[slot], before.createTime == after.createTime,
+                   Value.identical(before.fields, after.fields) {
                     unchanged[slot] = true
                     states[slot] = before
                 }

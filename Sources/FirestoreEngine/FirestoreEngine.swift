@@ -216,6 +216,16 @@ package final class FirestoreEngine: Sendable {
         return (docs, Timestamp(microseconds: micros))
     }
 
+    /// Checks a query against the security rules without running it (a listener's query is
+    /// checked again whenever its results change, as the emulator does).
+    package func authorize(_ query: Query, identity: Identity) async throws(FirestoreError) {
+        let db = query.database
+        guard let ruleset = gate(identity, db) else { return }
+        try await run(db) { s in
+            try self.authorizeQuery(ruleset, query, identity: identity, source: StoreRulesDataSource(session: s, database: db))
+        }
+    }
+
     /// Documents by key and the commit time they reflect, read in one snapshot (rules checked).
     package func snapshot(_ db: DatabaseID, keys: [ResourcePath], identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document?], commitTime: Timestamp) {
         let ruleset = gate(identity, db)

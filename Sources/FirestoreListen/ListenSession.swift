@@ -188,8 +188,7 @@ private actor Processor {
                 touched.append(change.key)
             }
             do {
-                // Like the Firestore emulator, a target is re-checked when its results change:
-                // a document target on each change of its documents, any target after new rules.
+                // Like the Firestore emulator, a target is re-checked when its results change.
                 if !changes.isEmpty || view.needsRefill {
                     let rulesChanged = rulesGenerations[id] != generation
                     try await recheck(view.target, touched: touched, rulesChanged: rulesChanged)
@@ -210,19 +209,16 @@ private actor Processor {
         if !out.isEmpty { sink.yield(.commit(readTime: event.commitTime, changes: out)) }
     }
 
-    /// Ends a target that the rules no longer allow: a document target when one of its
-    /// documents changed, any target when the rules changed.
+    /// Ends a target that the rules no longer allow, checked when its results change (as the
+    /// emulator does): a document target's changed documents (all of them after new rules), a
+    /// query target's query (whose rules may read other documents that changed).
     func recheck(_ target: ListenTarget, touched: [ResourcePath], rulesChanged: Bool) async throws(FirestoreError) {
         guard !identity.isAdmin else { return }
         switch target.kind {
         case .documents(let keys):
             _ = try await engine.snapshot(target.database, keys: rulesChanged ? keys : touched, identity: identity)
         case .query(let q):
-            if rulesChanged {
-                var probe = q
-                probe.limit = 0
-                _ = try await engine.snapshot(probe, identity: identity)
-            }
+            try await engine.authorize(q, identity: identity)
         }
     }
 

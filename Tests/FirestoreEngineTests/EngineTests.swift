@@ -75,6 +75,21 @@ struct EngineTests {
         }
     }
 
+    @Test("a delete and a set of the same fields in one commit make a new document, as on the emulator")
+    func deleteAndRecreate() async throws {
+        let e = try Self.engine()
+        let key = ResourcePath(["c", "a"])
+        _ = try await e.commit(Self.db, writes: [Self.set("c/a", ["v": .integer(1)])])
+        let events = Counter()
+        let token = e.feed.subscribe { _ in events.add() }
+        defer { e.feed.unsubscribe(token) }
+        let r = try await e.commit(Self.db, writes: [Write(key: key, operation: .delete), Self.set("c/a", ["v": .integer(1)])])
+        let doc = try #require(try await e.getDocument(Self.db, key: key))
+        #expect(doc.createTime == r.commitTime && doc.updateTime == r.commitTime)
+        #expect(r.writeResults[1].updateTime == r.commitTime)
+        #expect(events.value == 1)
+    }
+
     @Test("commit times increase strictly, and update times follow them")
     func monotonic() async throws {
         let e = try Self.engine()
