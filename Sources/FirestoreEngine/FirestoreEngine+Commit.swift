@@ -84,7 +84,10 @@ extension FirestoreEngine {
                 writeSlots.append(slot)
                 let current = states[slot]
                 do throws(FirestoreError) {
-                    try WriteApplier.checkPrecondition(write, current: current, database: db)
+                    // (A version precondition holds for the document as it was before the commit.)
+                    let judged: Document?
+                    if case .updateTime? = write.precondition { judged = originals[slot] } else { judged = current }
+                    try WriteApplier.checkPrecondition(write, current: judged, database: db)
                 } catch {
                     guard ruleset != nil else { throw error }
                     failedPrecondition = failedPrecondition ?? error
@@ -205,7 +208,7 @@ extension FirestoreEngine {
             if let mask {
                 for path in mask {
                     if path.isDocumentName { throw .invalidArgument("Update mask cannot contain '__name__'.") }
-                    try path.validateAsReference()
+                    try path.validateAsMask()
                 }
             }
         }
@@ -234,18 +237,48 @@ extension FirestoreEngine {
     }
 
     /// Rejects write sequences on one document that Firestore refuses within a request.
-    static func validateSequence(_ writes: [Write], in db: DatabaseID) throws(FirestoreError) {
-        var last: [ResourcePath: Write.Operation] = [:]
-        for w in writes {
-            if let previous = last[w.key] {
-                if case .exists(false)? = w.precondition, previous != .delete {
-                    throw .invalidArgument("Cannot upsert then insert an entity in the same request: \(db.name(of: w.key)).")
-                }
-                if case .exists(true)? = w.precondition, previous == .delete {
-                    throw .invalidArgument("Cannot delete then update an entity in the same request: \(db.name(of: w.key)).")
-                }
+    package static func validateSequence(_ writes: [Write], in db: DatabaseID) throws(FirestoreError) {
+        /// How the emulator classes a write when it collapses several writes to one document.
+        enum Kind: String { case insert, update, upsert, delete }
+        func kind(_ w: Write) -> Kind {
+            if w.operation == .delete { return .delete }
+            switch w.precondition {
+            case .exists(false)?: return .insert
+            case .updateTime(let t)? where t.microseconds == 0: return .insert // the epoch: "did not exist"
+            case .exists(true)?: return .update
+            default: return .upsert
             }
-            last[w.key] = w.operation
+        }
+        func version(_ w: Write) -> Int64? {
+            if case .updateTime(let t)? = w.precondition { return t.microseconds }
+            return nil
+        }
+        var last: [ResourcePath: Write] = [:]
+        for w in writes {
+            defer { last[w.key] = w }
+            if case .updateTime(let t)? = w.precondition, t.seconds < 0 {
+                throw .invalidArgument("Only timestamps past epoch are supported.")
+            }
+            guard let previous = last[w.key] else { continue }
+            let (before, now) = (kind(previous), kind(w))
+            if now == .insert {
+                if before == .delete {
+                    if let v = version(w) {
+                        throw .invalidArgument("Cannot collapse mutations with different version preconditions (null and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
+                    }
+                    continue
+                }
+                throw .invalidArgument("Cannot \(before.rawValue) then insert an entity in the same request.")
+            }
+            if case .exists(true)? = w.precondition, previous.operation == .delete {
+                throw .invalidArgument("Cannot delete then update an entity in the same request.")
+            }
+            // A version precondition must be the same on every write to the document; each
+            // is then checked against the document as it was before the commit.
+            if let v = version(w), version(previous) != v {
+                let old = version(previous).map { "VersionPrecondition{exactBaseVersion=\($0), maxBaseVersion=null}" } ?? "null"
+                throw .invalidArgument("Cannot collapse mutations with different version preconditions (\(old) and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
+            }
         }
     }
 

@@ -12,6 +12,19 @@ package enum WriteValidator {
                 throw .invalidArgument("Property \(name) contains an invalid nested entity: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
             }
             try validate(fieldName: name, value: value, path: [name], depth: 1, database: database, limitingValues: limitingValues)
+            // A nested field's dotted path (keys only, unquoted) may not pass 1500 bytes.
+            if name.utf8.count + longestNestedPath(value) > 1500 {
+                throw .invalidArgument("Property \(name) contains an invalid nested entity.")
+            }
+        }
+    }
+
+    /// The UTF-8 length of the longest `.key.key…` below a value (arrays add no segment).
+    static func longestNestedPath(_ value: Value) -> Int {
+        switch value {
+        case .map(let m): m.reduce(0) { max($0, 1 + $1.key.utf8.count + longestNestedPath($1.value)) }
+        case .array(let elements): elements.reduce(0) { max($0, longestNestedPath($1)) }
+        default: 0
         }
     }
 

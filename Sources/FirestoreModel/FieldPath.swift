@@ -159,6 +159,15 @@ extension FieldPath {
 }
 
 extension FieldPath {
+    /// Checks a path named by a document mask (update, merge or read): as a reference, and
+    /// shorter than 1500 bytes, as the emulator requires (a stored field name may reach 1500).
+    package func validateAsMask() throws(FirestoreError) {
+        try validateAsReference()
+        if segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) >= 1500 {
+            throw .invalidArgument("property path is longer than 1500 bytes.")
+        }
+    }
+
     /// Whether a field name matches `__.*__`, which Firestore reserves.
     package static func isReservedName(_ name: String) -> Bool {
         // `__.+__`: at least one character between (`____` is an ordinary name).

@@ -90,7 +90,9 @@ enum HearthServerError: Error {
 }
 
 enum FirestoreGRPCLimits {
-    /// Firestore's request size limit (10 MiB) plus room for framing.
+    /// The largest gRPC message the transport takes: Firestore's 10 MiB request limit plus
+    /// framing. Write requests over 4 MiB (the official emulator's gRPC limit) are refused by
+    /// the service with RESOURCE_EXHAUSTED, which the client then sees as a status.
     static let maxRequestBytes = 11 * 1024 * 1024
 }
 

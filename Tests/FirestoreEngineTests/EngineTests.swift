@@ -90,6 +90,66 @@ struct EngineTests {
         #expect(events.value == 1)
     }
 
+    /// Writes to one document in one commit, as the emulator collapses them (edges-writes-3).
+    static let epoch = Timestamp(seconds: 0, nanos: 0)
+    static let sequenceCases: [(writes: [Write], refusal: String?)] = [
+        ([set("c/d", ["b": .integer(1)]), Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(epoch))],
+         "Cannot upsert then insert an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .exists(true)),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: nil), precondition: .exists(false))],
+         "Cannot update then insert an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: nil), precondition: .exists(false)),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(epoch))],
+         "Cannot insert then insert an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .delete),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(epoch))],
+         "Cannot collapse mutations with different version preconditions (null and VersionPrecondition{exactBaseVersion=0, maxBaseVersion=null})"),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .exists(true)),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: nil), precondition: .exists(false))], nil),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(Timestamp(seconds: -10, nanos: 0)))],
+         "Only timestamps past epoch are supported."),
+    ]
+
+    @Test("several writes to one document: the emulator's refusals", arguments: sequenceCases.indices)
+    func writeSequences(_ index: Int) throws {
+        let (writes, refusal) = Self.sequenceCases[index]
+        do {
+            try FirestoreEngine.validateSequence(writes, in: Self.db)
+            #expect(refusal == nil)
+        } catch {
+            #expect(error.code == .invalidArgument && error.message == refusal)
+        }
+    }
+
+    @Test("writes with the same version precondition are each checked against the document before the commit")
+    func sameVersionTwice() async throws {
+        let e = try Self.engine()
+        let first = try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .integer(1)])])
+        let key = ResourcePath(["c", "d"])
+        let v = Precondition.updateTime(first.commitTime)
+        _ = try await e.commit(Self.db, writes: [
+            Write(key: key, operation: .update(fields: ["b": .integer(1)], mask: [FieldPath(["b"])]), precondition: v),
+            Write(key: key, operation: .update(fields: ["c": .integer(1)], mask: [FieldPath(["c"])]), precondition: v),
+        ])
+        #expect(try await e.getDocument(Self.db, key: key)?.fields == ["a": .integer(1), "b": .integer(1), "c": .integer(1)])
+    }
+
+    @Test("a nested field's path may not pass 1500 bytes; a mask's must stay under 1500")
+    func pathLengths() async throws {
+        let e = try Self.engine()
+        let long = String(repeating: "k", count: 1499)
+        await #expect { try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([long: .integer(1)])])]) } throws: { error in
+            (error as? FirestoreError)?.message == "Property a contains an invalid nested entity."
+        }
+        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([String(long.dropFirst()): .integer(1)])])])
+        let mask = FieldPath(["a", String(long.dropFirst())]) // 1500 bytes with its dot
+        await #expect {
+            try await e.commit(Self.db, writes: [Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: [mask]))])
+        } throws: { error in
+            (error as? FirestoreError)?.message == "property path is longer than 1500 bytes."
+        }
+    }
+
     @Test("commit times increase strictly, and update times follow them")
     func monotonic() async throws {
         let e = try Self.engine()

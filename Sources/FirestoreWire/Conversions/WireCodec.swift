@@ -52,7 +52,7 @@ package enum WireCodec {
         var out: [FieldPath] = []
         for p in mask.fieldPaths {
             let path = try FieldPath(parsing: p)
-            if !path.isDocumentName { try path.validateAsReference() }
+            if !path.isDocumentName { try path.validateAsMask() }
             out.append(path)
         }
         return out
