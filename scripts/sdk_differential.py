@@ -800,6 +800,9 @@ def op_summary(op):
     return compact(o, 300)
 
 
+COMPARE_ALL_MESSAGES = False  # --all-messages: compare every error message, not only marked ones
+
+
 def report_case(case, results, expected, prefix):
     ok = True
     for i, (op, got, exp) in enumerate(zip(case["ops"], results, expected)):
@@ -807,7 +810,7 @@ def report_case(case, results, expected, prefix):
             print(f"{prefix} {case['id']} op {i + 1} {op['op']}: no recorded expectation (run `record`)")
             ok = False
             continue
-        cm = op.get("compareMessage", case.get("compareMessage", False))
+        cm = COMPARE_ALL_MESSAGES or op.get("compareMessage", case.get("compareMessage", False))
         e, g = (exp, got) if cm else (strip_messages(exp), strip_messages(got))
         d = diff(e, g)
         if d:
@@ -907,7 +910,12 @@ def main(argv=None):
     parsers["record"].add_argument("--emulator-url", help="record from an official emulator that is already running")
     for p in parsers.values():
         p.add_argument("-v", "--verbose", action="store_true", help="print each case id to stderr as it runs")
+    for name in ("compare", "live"):
+        parsers[name].add_argument("--all-messages", action="store_true",
+                                   help="compare every error message (by default only cases marked compareMessage)")
     args = ap.parse_args(argv)
+    global COMPARE_ALL_MESSAGES
+    COMPARE_ALL_MESSAGES = getattr(args, "all_messages", False)
     _import_sdk()
     return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 

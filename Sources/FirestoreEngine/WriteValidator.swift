@@ -76,10 +76,15 @@ package enum WriteValidator {
             }
         case .map(let m) where Value.isVector(m):
             // A vector value: `{__type__: "__vector__", value: [numbers]}`, its reserved key allowed.
+            guard m.count == 2 else { throw .invalidArgument("Vector Value map has extraneous entries.") }
             try QueryValues.validateVector(m)
-            guard m.count == 2 else {
-                throw .invalidArgument("Field \"\(display)\" holds an invalid vector: it must be {__type__: \"__vector__\", value: [numbers]}.")
+        case .map(let m) where m["__type__"] != nil:
+            // Not a vector: the emulator's messages for the reserved type key.
+            guard case .string("__vector__") = m["__type__"] else {
+                throw .invalidArgument("Property \(path[0]) contains an invalid nested entity.")
             }
+            if m["value"] == nil { throw .invalidArgument("Vector map is missing key 'value'.") }
+            throw .invalidArgument("Vector Value type must be an array.")
         case .map(let m):
             for (k, v) in m {
                 try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database, limitingValues: limitingValues)

@@ -150,10 +150,10 @@ extension FieldPath {
             throw .invalidArgument("paths must have at most 20 elements")
         }
         if limited && segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) > 1500 {
-            throw .invalidArgument("property path is longer than 1500 bytes")
+            throw .invalidArgument("property path is longer than 1500 bytes.")
         }
         for s in segments where Self.isReservedName(s) {
-            throw .invalidArgument("Invalid reserved name in field path \(canonical)")
+            throw .invalidArgument("Invalid reserved name in field path \(s)")
         }
     }
 }

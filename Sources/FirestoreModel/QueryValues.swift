@@ -7,10 +7,10 @@ package enum QueryValues {
         switch value {
         case .geoPoint(let latitude, let longitude):
             guard latitude >= -90, latitude <= 90 else {
-                throw .invalidArgument("Geo point latitude '\(latitude)' outside permitted range")
+                throw .invalidArgument("Geo point latitude '\(latitude)' outside permitted range -90.0 to 90.0.")
             }
             guard longitude >= -180, longitude <= 180 else {
-                throw .invalidArgument("Geo point longitude '\(longitude)' outside permitted range")
+                throw .invalidArgument("Geo point longitude '\(longitude)' outside permitted range -180.0 to 180.0.")
             }
         case .array(let elements):
             for e in elements { try validate(e) }

@@ -47,7 +47,7 @@ package struct Query: Sendable, Equatable {
         self.collectionID = from.collectionID
         self.allDescendants = from.allDescendants
         if let f = structured.filter, Self.hasEmptyDisjunction(f) {
-            throw .invalidArgument("Composite filter must have at least one sub-filter")
+            throw .invalidArgument("Composite filter must have at least one sub-filter.")
         }
         self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten)
         self.explicitOrderBy = structured.orderBy
@@ -74,7 +74,8 @@ package struct Query: Sendable, Equatable {
     package func forAggregating(_ fields: [FieldPath]) throws(FirestoreError) -> Query {
         guard !fields.isEmpty else { return self }
         if let mask = select {
-            if mask.isEmpty {
+            // (An SDK asks for keys only as a mask of just `__name__`.)
+            if mask.allSatisfy(\.isDocumentName) {
                 throw .invalidArgument("Aggregation over non-key properties is not supported for base query that only returns keys.")
             }
             if let missing = fields.first(where: { field in !mask.contains { field.isPrefixed(by: $0) } }) {

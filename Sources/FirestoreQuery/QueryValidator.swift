@@ -140,14 +140,17 @@ struct QueryValidator {
     static let maxQueryTerms = 100
 
     func validateOrderAndCursors() throws(FirestoreError) {
-        let terms = (query.filter.map(Self.filterTermCount) ?? 0) + query.explicitOrderBy.count + (query.parent.isRoot ? 0 : 1)
+        let filters = query.filter.map(Self.filterTermCount) ?? 0
+        let terms = filters + query.explicitOrderBy.count + (query.parent.isRoot ? 0 : 1)
         if terms > Self.maxQueryTerms {
-            throw .invalidArgument("The query may not have more than \(Self.maxQueryTerms) filters + sort orders + ancestor total")
+            throw .invalidArgument("The query may not have more than \(Self.maxQueryTerms) filters + sort orders + ancestor total. "
+                + "Currently there are \(filters) filters, \(query.explicitOrderBy.count) sort orders, and \(query.parent.isRoot ? "no" : "one") ancestor filter.")
         }
         var seen = Set<FieldPath>()
         for order in query.explicitOrderBy {
             try order.field.validateAsReference()
             if !seen.insert(order.field).inserted {
+                if order.field.isDocumentName { throw .invalidArgument("order by clause cannot contain more fields after the key") }
                 throw .invalidArgument("order by clause cannot contain duplicate fields \(order.field.canonical)")
             }
         }

@@ -17,6 +17,7 @@ extension WireCodec {
         if wire.hasSelect {
             var fields: [FieldPath] = []
             for (i, f) in wire.select.fields.enumerated() {
+                if f.fieldPath.isEmpty { throw .invalidArgument("Invalid empty property path string.") }
                 fields.append(try decodeFieldReference(f, at: "\(at).select.fields[\(i)]"))
             }
             select = fields
