@@ -181,7 +181,7 @@ final class TransactionRegistry: Sendable {
         /// that a client retrying under contention is not starved (the emulator, by contrast,
         /// can fail the same client's every attempt).
         static func loser(_ a: (ticket: UInt64, lineage: Lineage), _ b: (ticket: UInt64, lineage: Lineage)) -> UInt64 {
-            if a.lineage.retries == 0 && b.lineage.retries == 0 || a.lineage.origin == b.lineage.origin {
+            if (a.lineage.retries == 0 && b.lineage.retries == 0) || a.lineage.origin == b.lineage.origin {
                 return min(a.ticket, b.ticket)
             }
             return a.lineage.origin > b.lineage.origin ? a.ticket : b.ticket

@@ -149,7 +149,7 @@ extension FieldPath {
         if limited && segments.count > 20 {
             throw .invalidArgument("paths must have at most 20 elements")
         }
-        if limited && segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) > 1500 {
+        if limited && dottedByteCount > 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes.")
         }
         for s in segments where Self.isReservedName(s) {
@@ -159,11 +159,14 @@ extension FieldPath {
 }
 
 extension FieldPath {
+    /// The UTF-8 length of the segments joined by dots, unquoted (what Firestore's path limits count).
+    var dottedByteCount: Int { segments.reduce(segments.count - 1) { $0 + $1.utf8.count } }
+
     /// Checks a path named by a document mask (update, merge or read): as a reference, and
     /// shorter than 1500 bytes, as the emulator requires (a stored field name may reach 1500).
     package func validateAsMask() throws(FirestoreError) {
         try validateAsReference()
-        if segments.reduce(segments.count - 1, { $0 + $1.utf8.count }) >= 1500 {
+        if dottedByteCount >= 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes.")
         }
     }
