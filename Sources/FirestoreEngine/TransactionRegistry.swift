@@ -118,9 +118,8 @@ final class TransactionRegistry: Sendable {
                 var blocked = false
                 while held < keys.count {
                     let key = keys[held]
-                    if !(l.queues[key]?.contains(ticket) ?? false) { l.queues[key, default: []].append(ticket) }
-                    var readers = l.documentReaders[key] ?? []
-                    readers.formUnion(l.collectionReaders[key.parent.lastSegment] ?? [])
+                    var readers = l.documentReaders.isEmpty ? [] : l.documentReaders[key] ?? []
+                    if !l.collectionReaders.isEmpty, let c = l.collectionReaders[key.parentCollectionID] { readers.formUnion(c) }
                     if let transaction { readers.remove(transaction) }
                     blockers = readers.isEmpty ? [] : self.live(readers, now: now)
                     // Queued commits go first, except those waiting for this commit's own
@@ -130,12 +129,16 @@ final class TransactionRegistry: Sendable {
                         guard let transaction, let w = l.waiting[earlier] else { return true }
                         return !w.blockers.contains(transaction)
                     }
-                    if !blockers.isEmpty || l.exclusive[key] != nil || ahead {
+                    if !blockers.isEmpty || ahead || l.exclusive[key] != nil {
+                        if !queue.contains(ticket) { l.queues[key, default: []].append(ticket) }
                         blocked = true
                         break
                     }
                     l.exclusive[key] = ticket
-                    l.queues[key]?.removeAll { $0 == ticket }
+                    if queue.contains(ticket) {
+                        let rest = queue.filter { $0 != ticket }
+                        l.queues[key] = rest.isEmpty ? nil : rest
+                    }
                     held += 1
                 }
                 guard blocked else {
@@ -195,8 +198,8 @@ final class TransactionRegistry: Sendable {
     func release(_ commit: CommitLocks) {
         locks.withLock { l in
             for key in commit.keys {
-                if l.exclusive[key] == commit.ticket { l.exclusive[key] = nil }
-                if var q = l.queues[key] {
+                if l.exclusive[key] == commit.ticket { l.exclusive.removeValue(forKey: key) }
+                if !l.queues.isEmpty, var q = l.queues[key] {
                     q.removeAll { $0 == commit.ticket }
                     l.queues[key] = q.isEmpty ? nil : q
                 }

@@ -17,6 +17,8 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
     package var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
     package var isCollection: Bool { segments.count % 2 == 1 }
     package var lastSegment: String { segments.last ?? "" }
+    /// The ID of the collection a document lies in (its second-to-last segment; "" for others).
+    package var parentCollectionID: String { segments.count >= 2 ? segments[segments.count - 2] : "" }
     package var parent: ResourcePath { ResourcePath(Array(segments.dropLast())) }
     package var count: Int { segments.count }
 
@@ -96,13 +98,23 @@ extension String {
     /// Byte equality. Firestore names (IDs, field names, map keys) are distinct when their UTF-8
     /// differs, while Swift's `==` equates canonically equivalent spellings.
     package func hasSameUTF8(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        utf8.count == other.utf8.count && withUTF8Bytes { a in
+            other.withUTF8Bytes { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
     }
 
     /// Feeds the UTF-8 bytes to a hasher, consistent with ``hasSameUTF8(_:)``.
     package func hashUTF8(into hasher: inout Hasher) {
-        var copy = self
-        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withUTF8Bytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(0xFF as UInt8) // never a UTF-8 byte: ends the segment
+    }
+
+    /// Runs `body` over the UTF-8 bytes: in place for native strings (Hearth's own), through a
+    /// copy for others.
+    @inline(__always)
+    package func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
     }
 }
