@@ -55,7 +55,6 @@ extension FirestoreGRPCService {
     }
 
     func createDocument(_ r: Google_Firestore_V1_CreateDocumentRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_Document {
-        try Self.checkSize(r)
         let (db, parent) = try Self.parent(r.parent)
         if !r.document.name.isEmpty { throw .invalidArgument("document.name must not be set") }
         let id = r.documentID.isEmpty ? engine.ids.documentID() : r.documentID
@@ -70,7 +69,6 @@ extension FirestoreGRPCService {
     }
 
     func updateDocument(_ r: Google_Firestore_V1_UpdateDocumentRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_Document {
-        try Self.checkSize(r)
         let (db, key) = try PathValidation.documentKey(fromName: r.document.name)
         let fields = try WireCodec.decodeFields(r.document.fields, at: "document.fields")
         let updateMask = r.hasUpdateMask ? try WireCodec.decodeMask(r.updateMask) : nil

@@ -17,19 +17,10 @@ extension FirestoreGRPCService {
     }
 
     /// The largest write request accepted: gRPC's default 4 MiB message limit, which the
-    /// official emulator keeps. (The transport accepts more, so that the client gets this
-    /// status rather than a reset stream.)
-    static let maxWriteRequestBytes = 4 * 1024 * 1024
-
-    static func checkSize(_ r: some SwiftProtobuf.Message) throws(FirestoreError) {
-        let size = (try? r.serializedBytes() as [UInt8])?.count ?? 0
-        if size > maxWriteRequestBytes {
-            throw FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size \(maxWriteRequestBytes): \(size)")
-        }
-    }
+    /// official emulator keeps; checked on the received bytes by ``FirestoreGRPCRoutes``.
+    package static let maxWriteRequestBytes = 4 * 1024 * 1024
 
     func commit(_ r: Google_Firestore_V1_CommitRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_CommitResponse {
-        try Self.checkSize(r)
         let db = try Self.database(r.database)
         var writes: [Write] = []
         for (i, w) in r.writes.enumerated() { writes.append(try WireCodec.decodeWrite(w, database: db, at: "writes[\(i)]")) }
@@ -47,7 +38,6 @@ extension FirestoreGRPCService {
     }
 
     func batchWrite(_ r: Google_Firestore_V1_BatchWriteRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_BatchWriteResponse {
-        try Self.checkSize(r)
         try identity.requireAdmin("Batch writes")
         let db = try Self.database(r.database)
         var writes: [Write] = []

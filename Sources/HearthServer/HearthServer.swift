@@ -117,7 +117,7 @@ actor LazyGRPCServer {
         config.connection.keepalive.clientBehavior.allowWithoutCalls = true
         config.connection.keepalive.clientBehavior.minPingIntervalWithoutCalls = .zero
         let handoff = GRPCConnectionHandoff()
-        let server = GRPCServer(transport: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config), services: [service])
+        let server = GRPCServer(transport: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config), services: [FirestoreGRPCRoutes(service: service)])
         let task = Task {
             do {
                 try await server.serve()
