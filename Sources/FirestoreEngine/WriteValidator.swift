@@ -59,8 +59,9 @@ package enum WriteValidator {
             }
         case .reference(let name):
             let (_, refPath) = try DatabaseID.parse(resourceName: name)
+            try PathValidation.validateReference(path: refPath, name: name)
             try PathValidation.validate(path: refPath, name: name)
-            try PathValidation.validateLengths(path: refPath, name: name)
+            try PathValidation.validateKeyLengths(path: refPath)
             guard refPath.isDocument else {
                 throw .invalidArgument("Field \"\(display)\" has an invalid reference \"\(name)\": it must name a document.")
             }

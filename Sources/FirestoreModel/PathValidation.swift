@@ -53,6 +53,27 @@ package enum PathValidation {
         for (i, s) in path.segments.enumerated() { try validate(segment: s, isCollection: i % 2 == 0, in: name()) }
     }
 
+    /// Checks the segments of a referenced path (`name`, the reference value; `path`, its part
+    /// below `documents`) in order, with the emulator's messages: `.` and `..` are refused with
+    /// their position in `name` (in UTF-16 units), reserved IDs as in document names.
+    package static func validateReference(path: ResourcePath, name: String) throws(FirestoreError) {
+        for (i, segment) in path.segments.enumerated() {
+            if segment == "." || segment == ".." {
+                let rest = path.segments[i...].joined(separator: "/")
+                let index = name.utf16.count - rest.utf16.count
+                throw .invalidArgument("Resource name \"\(name)\" contains a \(i % 2 == 0 ? "collection" : "resource") id \"\(segment)\" at index \(index).")
+            }
+            if isReservedForm(segment) { try validate(segment: segment, isCollection: i % 2 == 0, in: name) }
+        }
+    }
+
+    /// The ID length limit in a referenced key (a stored reference, a `__name__` filter value).
+    package static func validateKeyLengths(path: ResourcePath) throws(FirestoreError) {
+        for (i, s) in path.segments.enumerated() where s.utf8.count > maxIDBytes {
+            throw .invalidArgument("The key path element \(i % 2 == 0 ? "kind" : "name") is longer than \(maxIDBytes) bytes.")
+        }
+    }
+
     /// The ID length limit, for documents about to be written.
     package static func validateLengths(path: ResourcePath, name: @autoclosure () -> String) throws(FirestoreError) {
         for s in path.segments where s.utf8.count > maxIDBytes {

@@ -15,12 +15,10 @@ package enum QueryValues {
         case .array(let elements):
             for e in elements { try validate(e) }
         case .reference(let name):
-            // A reserved ID in a referenced path is refused as in a document name (recursive
-            // deletes of a reserved collection fail on the SDK's cursor reference this way).
+            // A reserved ID or `.`/`..` in a referenced path is refused (recursive deletes of
+            // such collections fail on the SDK's cursor reference this way).
             guard let (_, path) = try? DatabaseID.parse(resourceName: name) else { break }
-            for (i, segment) in path.segments.enumerated() where PathValidation.isReservedForm(segment) {
-                try PathValidation.validate(segment: segment, isCollection: i % 2 == 0, in: name)
-            }
+            try PathValidation.validateReference(path: path, name: name)
         case .map(let m) where Value.isVector(m):
             try validateVector(m)
         case .map(let m):

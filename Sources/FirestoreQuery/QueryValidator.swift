@@ -116,6 +116,7 @@ struct QueryValidator {
             throw .invalidArgument("__key__ filter value must be a Key")
         }
         let (db, path) = try DatabaseID.parse(resourceName: name)
+        try PathValidation.validateKeyLengths(path: path)
         guard path.isDocument else {
             throw .invalidArgument("__key__ filter value must be a document reference, not a collection: \(name)")
         }

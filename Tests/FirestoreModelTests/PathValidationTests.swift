@@ -25,6 +25,25 @@ struct PathValidationTests {
         #expect(throws: FirestoreError.self) { try PathValidation.documentKey(fromName: Self.root + "/" + rest) }
     }
 
+    @Test("references with . or .. segments or long IDs: the emulator's messages", arguments: [
+        ("c/..", "Resource name \"\(root)/c/..\" contains a resource id \"..\" at index 43."),
+        ("./d", "Resource name \"\(root)/./d\" contains a collection id \".\" at index 41."),
+        ("c/a/../__id-9__", "Resource name \"\(root)/c/a/../__id-9__\" contains a collection id \"..\" at index 45."),
+        ("c/__x__", "Resource id \"__x__\" is invalid because it is reserved."),
+        ("c/" + String(repeating: "x", count: 1501), "The key path element name is longer than 1500 bytes."),
+        (String(repeating: "x", count: 1501) + "/d", "The key path element kind is longer than 1500 bytes."),
+    ])
+    func references(rest: String, message: String) throws {
+        let name = Self.root + "/" + rest
+        let (_, path) = try DatabaseID.parse(resourceName: name)
+        let error = #expect(throws: FirestoreError.self) {
+            try PathValidation.validateReference(path: path, name: name)
+            try PathValidation.validateKeyLengths(path: path)
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message == message)
+    }
+
     @Test("IDs longer than 1500 bytes name documents (reads find nothing) but cannot be written; 1500 is fine")
     func idLength() throws {
         let ok = String(repeating: "x", count: 1500)
