@@ -59,7 +59,13 @@ package struct Query: Sendable, Equatable {
         self.orderBy = []
         try QueryValidator(query: self).validateKind()
         try QueryValidator(query: self).validateFilters()
-        orderBy = Self.normalizedOrder(explicit: structured.orderBy, inequalityFields: inequalityFields)
+        // A repeated `__name__ desc` alone (no field filters) is the emulator's descending key
+        // scan, refused as such (after the rules) rather than as a repeated key.
+        if explicitOrderBy.count > 1, explicitOrderBy.allSatisfy({ $0.field.isDocumentName && $0.direction == .descending }),
+           QueryValidator(query: self).descendingKeyScanError != nil {
+            explicitOrderBy = [explicitOrderBy[0]]
+        }
+        orderBy = Self.normalizedOrder(explicit: explicitOrderBy, inequalityFields: inequalityFields)
         try QueryValidator(query: self).validateOrderAndCursors()
         deferredError = QueryValidator(query: self).descendingKeyScanError
     }
@@ -88,7 +94,8 @@ package struct Query: Sendable, Equatable {
         var keyEquality = false
         filter?.forEachFieldFilter { path, op, _ in if path.isDocumentName, op == .equal || op == .in { keyEquality = true } }
         let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName) || keyEquality
-        if keyFirst, !named.isEmpty {
+        // (A descending key scan fails first, after the rules, as on the emulator.)
+        if keyFirst, !named.isEmpty, deferredError == nil {
             let list = Set(named).sorted().map(\.canonical).joined(separator: ", ")
             throw .invalidArgument("This query requires an index that has fields [\(list)] after __name__ and Firestore does not currently support such an index. Please try the query again with additional ordering on those fields.")
         }
