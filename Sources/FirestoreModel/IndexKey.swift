@@ -1,17 +1,48 @@
-package import FirestoreModel
+package import Foundation
 
 /// Order-preserving byte encodings: comparing two encodings byte by byte gives Firestore's
 /// order of the values (or paths) they encode. SQLite compares BLOBs this way, so index
 /// scans return values in Firestore order.
 package enum IndexKey {
-    /// Encodes a value so that `memcmp` order equals ``Value/compare(to:)`` order, and equal
-    /// values (including `1` and `1.0`, `0.0` and `-0.0`) encode identically.
+    /// Encodes a value so that `memcmp` order equals Firestore's index order (``compare(_:_:)``),
+    /// and equal values (including `1` and `1.0`, `0.0` and `-0.0` outside geo points and
+    /// vectors) encode identically.
+    ///
+    /// Like Firestore's index entries, the encoding covers only the first
+    /// ``truncationBudget`` bytes of a value (counted as ``DocumentSize`` counts them): a longer
+    /// value is cut there and marked, so that values equal up to the cut tie (and sort by
+    /// document name), after an uncut value with the same beginning.
     package static func encode(_ value: Value) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(16)
-        append(value, to: &out)
+        var budget = truncationBudget
+        _ = append(value, to: &out, budget: &budget)
         return out
     }
+
+    /// How much of a value index entries hold, in ``DocumentSize`` units.
+    package static let truncationBudget = 1500
+
+    /// Compares two values as Firestore's indexes order them: by ``Value/compare(to:)``, except
+    /// that values longer than ``truncationBudget`` compare by their cut encodings.
+    package static func compare(_ a: Value, _ b: Value) -> ComparisonResult {
+        if isShort(a), isShort(b) { return a.compare(to: b) }
+        let x = encode(a), y = encode(b)
+        return x.lexicographicallyPrecedes(y) ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    }
+
+    /// Whether a value lies wholly within the truncation budget (checked cheaply for scalars).
+    static func isShort(_ v: Value) -> Bool {
+        switch v {
+        case .null, .boolean, .integer, .double, .timestamp, .geoPoint, .reference: true
+        case .string(let s): s.utf8.count < truncationBudget
+        case .bytes(let b): b.count <= truncationBudget
+        default: DocumentSize.size(of: v) < truncationBudget
+        }
+    }
+
+    /// Marks where a value was cut: after any encoding that continues with the same bytes.
+    static let cutMark: UInt8 = 0xFF
 
     /// Encodes a document path segment by segment.
     package static func encode(path: ResourcePath) -> [UInt8] {
@@ -33,6 +64,93 @@ package enum IndexKey {
     /// The smallest key greater than every key that starts with `prefix`.
     package static func upperBound(ofPrefix prefix: [UInt8]) -> [UInt8] { prefix + [0xFF] }
 
+    /// Appends `value` within `budget` (decreased by what it uses); false once the value was cut
+    /// (the cut marked), after which nothing more may be appended.
+    static func append(_ value: Value, to out: inout [UInt8], budget: inout Int) -> Bool {
+        switch value {
+        case .string(let s):
+            out.append(0x50)
+            return appendText(s, to: &out, budget: &budget)
+        case .bytes(let b):
+            out.append(0x60)
+            guard b.count > budget else {
+                budget -= b.count
+                appendEscaped(b, to: &out)
+                return true
+            }
+            appendEscaped(b.prefix(max(budget, 0)), to: &out, terminator: 0x02)
+            return false
+        case .array(let a):
+            out.append(0x90)
+            for v in a where !append(v, to: &out, budget: &budget) { return false }
+            out.append(0x00)
+            return true
+        case .map(let m):
+            if Value.isVector(m), case .array(let elements)? = m["value"] {
+                // (Vectors are ordered by length first and kept whole.)
+                out.append(0x98)
+                appendInt64(Int64(elements.count), to: &out)
+                for v in elements {
+                    // (As a number, but keeping -0.0 apart: see ``appendSignedDouble(_:to:)``.)
+                    guard case .double(let d) = v, !d.isNaN else { append(v, to: &out); continue }
+                    out.append(0x31)
+                    appendSignedDouble(d, to: &out)
+                    appendInt64(0, to: &out)
+                }
+                out.append(0x00)
+                return true
+            }
+            out.append(0xA0)
+            for k in m.keys.sorted(by: utf8Less) {
+                guard appendText(k, to: &out, budget: &budget), append(m[k]!, to: &out, budget: &budget) else { return false }
+            }
+            out.append(contentsOf: [0x00, 0x00])
+            return true
+        case .reference:
+            // (Kept whole: a document name is at most 100 IDs of 1500 bytes, and orders by key.)
+            budget -= DocumentSize.size(of: value)
+            append(value, to: &out)
+            return true
+        default:
+            let size = DocumentSize.size(of: value)
+            guard size <= budget else {
+                out.append(cutMark)
+                return false
+            }
+            budget -= size
+            append(value, to: &out)
+            return true
+        }
+    }
+
+    /// Text (a string value or a map key) within `budget`, counted as its UTF-8 bytes plus one.
+    /// A text that does not fit keeps the characters that begin within the budget, as
+    /// Firestore cuts; it is marked as cut only when characters were left out.
+    static func appendText(_ s: String, to out: inout [UInt8], budget: inout Int) -> Bool {
+        let utf8 = s.utf8
+        if utf8.count + 1 <= budget {
+            budget -= utf8.count + 1
+            appendEscaped(utf8, to: &out)
+            return true
+        }
+        let room = budget - 1
+        var end = utf8.startIndex, offset = 0
+        for scalar in s.unicodeScalars {
+            guard offset < room else { break }
+            let n = UTF8.width(scalar)
+            offset += n
+            end = utf8.index(end, offsetBy: n)
+        }
+        budget = 0
+        if end == utf8.endIndex {
+            appendEscaped(utf8, to: &out)
+            return true
+        }
+        appendEscaped(utf8[..<end], to: &out, terminator: 0x02)
+        return false
+    }
+
+    /// A value that is never cut (scalars; and vector elements).
     static func append(_ value: Value, to out: inout [UInt8]) {
         switch value {
         case .null:
@@ -52,12 +170,6 @@ package enum IndexKey {
             out.append(0x40)
             appendInt64(t.seconds, to: &out)
             appendUInt32(UInt32(bitPattern: t.nanos), to: &out)
-        case .string(let s):
-            out.append(0x50)
-            appendEscaped(s.utf8, to: &out)
-        case .bytes(let b):
-            out.append(0x60)
-            appendEscaped(b, to: &out)
         case .reference(let r):
             out.append(0x70)
             for s in r.split(separator: "/", omittingEmptySubsequences: false) {
@@ -66,26 +178,11 @@ package enum IndexKey {
             out.append(contentsOf: [0x00, 0x00])
         case .geoPoint(let lat, let lng):
             out.append(0x80)
-            appendDouble(lat, to: &out)
-            appendDouble(lng, to: &out)
-        case .array(let a):
-            out.append(0x90)
-            for v in a { append(v, to: &out) }
-            out.append(0x00)
-        case .map(let m):
-            if Value.isVector(m), case .array(let elements)? = m["value"] {
-                out.append(0x98)
-                appendInt64(Int64(elements.count), to: &out)
-                for v in elements { append(v, to: &out) }
-                out.append(0x00)
-                return
-            }
-            out.append(0xA0)
-            for k in m.keys.sorted(by: utf8Less) {
-                appendEscaped(k.utf8, to: &out)
-                append(m[k]!, to: &out)
-            }
-            out.append(contentsOf: [0x00, 0x00])
+            appendSignedDouble(lat, to: &out)
+            appendSignedDouble(lng, to: &out)
+        case .string, .bytes, .array, .map:
+            var unlimited = Int.max
+            _ = append(value, to: &out, budget: &unlimited)
         }
     }
 
@@ -103,7 +200,12 @@ package enum IndexKey {
     }
 
     static func appendDouble(_ d: Double, to out: inout [UInt8]) {
-        let bits = (d == 0 ? 0.0 : d).bitPattern
+        appendSignedDouble(d == 0 ? 0.0 : d, to: &out)
+    }
+
+    /// A double with -0.0 just below 0.0, as geo point coordinates and vector elements compare.
+    static func appendSignedDouble(_ d: Double, to out: inout [UInt8]) {
+        let bits = d.bitPattern
         let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
         for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: ordered >> UInt64(shift))) }
     }
@@ -118,13 +220,14 @@ package enum IndexKey {
     }
 
     /// Bytes with 0x00 escaped as 0x00 0xFF, terminated by 0x00 0x01.
-    static func appendEscaped<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
+    /// (A cut text ends with 0x00 0x02 instead, after every whole text with the same bytes.)
+    static func appendEscaped<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8], terminator: UInt8 = 0x01) {
         let copied = bytes.withContiguousStorageIfAvailable { buffer in
             // Most text holds no 0x00: copy it whole.
             if !buffer.contains(0) { out.append(contentsOf: buffer) } else { appendEscaping(buffer, to: &out) }
         }
         if copied == nil { appendEscaping(bytes, to: &out) }
-        out.append(contentsOf: [0x00, 0x01])
+        out.append(contentsOf: [0x00, terminator])
     }
 
     private static func appendEscaping<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {

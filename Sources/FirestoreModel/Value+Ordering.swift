@@ -6,7 +6,7 @@ extension Value {
     /// Across types the ``TypeOrder`` decides. Numbers compare numerically across integers and
     /// doubles, with NaN below every other number; strings compare by UTF-8 bytes; references by
     /// path segments; arrays element by element, then by length; maps by their sorted keys and
-    /// values, then by size.
+    /// values, then by size; geo points and vectors with -0.0 before 0.0.
     package func compare(to other: Value) -> ComparisonResult {
         let ta = typeOrder, tb = other.typeOrder
         if ta != tb { return ta < tb ? .orderedAscending : .orderedDescending }
@@ -33,14 +33,19 @@ extension Value {
             return Self.compareSegments(a.split(separator: "/", omittingEmptySubsequences: false),
                                         b.split(separator: "/", omittingEmptySubsequences: false))
         case (.geoPoint(let la, let ga), .geoPoint(let lb, let gb)):
-            let c = Self.compareDoubles(la, lb)
-            return c != .orderedSame ? c : Self.compareDoubles(ga, gb)
+            let c = Self.compareSignedDoubles(la, lb)
+            return c != .orderedSame ? c : Self.compareSignedDoubles(ga, gb)
         case (.array(let a), .array(let b)):
             return Self.compareArrays(a, b)
         case (.map(let a), .map(let b)):
             if ta == .vector, case .array(let va) = a["value"], case .array(let vb) = b["value"] {
                 if va.count != vb.count { return Self.order(va.count, vb.count) }
-                return Self.compareArrays(va, vb)
+                for (x, y) in zip(va, vb) {
+                    let c: ComparisonResult
+                    if case .double(let dx) = x, case .double(let dy) = y { c = Self.compareSignedDoubles(dx, dy) } else { c = x.compare(to: y) }
+                    if c != .orderedSame { return c }
+                }
+                return .orderedSame
             }
             return Self.compareMaps(a, b)
         default:
@@ -67,6 +72,13 @@ extension Value {
         return order(a, b)
     }
 
+    /// The coordinates of geo points and the elements of vectors, which Firestore compares as
+    /// raw doubles: -0.0 before 0.0 (elsewhere the two are one number).
+    static func compareSignedDoubles(_ a: Double, _ b: Double) -> ComparisonResult {
+        if a == 0, b == 0, a.sign != b.sign { return a.sign == .minus ? .orderedAscending : .orderedDescending }
+        return compareDoubles(a, b)
+    }
+
     /// Exact numeric comparison of an int64 and a double.
     static func compareIntDouble(_ i: Int64, _ d: Double) -> ComparisonResult {
         if d.isNaN { return .orderedDescending }
@@ -82,13 +94,14 @@ extension Value {
     /// By UTF-8 bytes, as Firestore compares strings: never `String ==`, which equates
     /// canonically equivalent spellings ("é" as one scalar or as "e" and a combining accent).
     static func compareUTF8(_ a: String, _ b: String) -> ComparisonResult {
-        var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
-        while true {
-            switch (ia.next(), ib.next()) {
-            case (nil, nil): return .orderedSame
-            case (nil, _): return .orderedAscending
-            case (_, nil): return .orderedDescending
-            case (let x?, let y?): if x != y { return x < y ? .orderedAscending : .orderedDescending }
+        a.withUTF8Bytes { x in
+            b.withUTF8Bytes { y in
+                let common = min(x.count, y.count)
+                if common > 0 {
+                    let c = memcmp(x.baseAddress!, y.baseAddress!, common)
+                    if c != 0 { return c < 0 ? .orderedAscending : .orderedDescending }
+                }
+                return order(x.count, y.count)
             }
         }
     }

@@ -7,7 +7,8 @@ extension Query {
         document.value(at: field, in: database)
     }
 
-    /// Compares two matching documents in the query's order.
+    /// Compares two matching documents in the query's order (values as indexes order them: long
+    /// values by their first 1500 bytes, see ``IndexKey/encode(_:)``).
     package func compare(_ a: Document, _ b: Document) -> ComparisonResult {
         for order in orderBy {
             let c: ComparisonResult
@@ -15,7 +16,7 @@ extension Query {
                 c = a.key == b.key ? .orderedSame : (a.key < b.key ? .orderedAscending : .orderedDescending)
             } else {
                 guard let va = a.value(at: order.field), let vb = b.value(at: order.field) else { continue }
-                c = va.compare(to: vb)
+                c = IndexKey.compare(va, vb)
             }
             if c != .orderedSame { return order.direction == .ascending ? c : Self.invert(c) }
         }
@@ -30,7 +31,7 @@ extension Query {
     package func compare(_ document: Document, toCursor values: [Value]) -> ComparisonResult {
         for (order, cursorValue) in zip(orderBy, values) {
             guard let v = orderValue(document, order.field) else { return .orderedAscending }
-            let c = v.compare(to: cursorValue)
+            let c = IndexKey.compare(v, cursorValue)
             if c != .orderedSame { return order.direction == .ascending ? c : Self.invert(c) }
         }
         return .orderedSame

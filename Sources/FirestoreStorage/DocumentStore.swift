@@ -136,7 +136,41 @@ package final class DocumentStore: Sendable {
                                           pathKey: Array(row[4] as Data))
             }
         }
+        m.registerMigration("v5-index-keys-cut-and-signed-zeros") { db in
+            // Index keys now hold only a value's first 1500 bytes, and geo points and vectors
+            // keep -0.0 apart from 0.0 (as Firestore orders them): re-encode the entries of
+            // the documents with a longer value or such a zero.
+            var affected: [(id: Int64, parent: String, collectionID: String, key: Data, fields: [String: Value])] = []
+            let documents = try Row.fetchCursor(db, sql: "SELECT id, parent, collection_id, path_key, fields FROM document")
+            while let row = try documents.next() {
+                let fields = try ValueCodec.decodeFields(Array(row[4] as Data))
+                if fields.values.contains(where: { Self.holdsSignedZero($0) || DocumentSize.size(of: $0) >= IndexKey.truncationBudget }) { affected.append((row[0], row[1], row[2], row[3], fields)) }
+            }
+            let session = StoreSession(db: db)
+            for d in affected {
+                try db.execute(sql: "DELETE FROM field_entry WHERE parent = ? AND path_key = ?", arguments: [d.parent, d.key])
+                try session.insertEntries(FieldEntries.entries(of: d.fields), doc: d.id, parent: d.parent, collectionID: d.collectionID,
+                                          pathKey: Array(d.key))
+            }
+        }
         return m
+    }
+
+    /// Whether a value holds a geo point or vector with a -0.0 (see migration v5).
+    static func holdsSignedZero(_ value: Value) -> Bool {
+        switch value {
+        case .geoPoint(let lat, let lng):
+            return (lat == 0 && lat.sign == .minus) || (lng == 0 && lng.sign == .minus)
+        case .array(let elements):
+            return elements.contains(where: holdsSignedZero)
+        case .map(let m) where Value.isVector(m):
+            guard case .array(let elements)? = m["value"] else { return false }
+            return elements.contains { if case .double(let d) = $0 { d == 0 && d.sign == .minus } else { false } }
+        case .map(let m):
+            return m.values.contains(where: holdsSignedZero)
+        default:
+            return false
+        }
     }
 
     /// Runs `body` in a read-only snapshot.
