@@ -34,7 +34,7 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port for REST (and later gRPC and WebSocket) traffic.")
+    @Option(help: "Port for REST, gRPC and WebSocket traffic (one port for all three).")
     var port = 8080
 
     @Option(name: .customLong("data-dir"), help: "Directory for the SQLite data files (default: ./.hearth).")
