@@ -176,6 +176,15 @@ def collect(files):
 
 FIELD_PARTS = ("name", "label", "type", "type_name", "oneof", "proto3_optional")
 
+# Map fields Hearth declares as `repeated XEntry` with the entry message written out: the bytes on
+# the wire are the same, and the generated Swift keeps every key instead of a [String: Value]
+# dictionary, which would merge canonically equivalent Unicode keys (docs/decisions/0003-wire-protos.md).
+DECLARED_ENTRIES = {
+    ".google.firestore.v1.Document.FieldsEntry",
+    ".google.firestore.v1.MapValue.FieldsEntry",
+    ".google.firestore.v1.AggregationResult.AggregateFieldsEntry",
+}
+
 
 def compare(ours, theirs, our_rpcs, their_rpcs):
     problems = []
@@ -188,7 +197,9 @@ def compare(ours, theirs, our_rpcs, their_rpcs):
         problems.append(f"extra message {name} (not in the published API)")
     for name in sorted(set(their_msgs) & set(our_msgs)):
         mine, theirs_m = our_msgs[name], their_msgs[name]
-        if mine["map_entry"] != theirs_m["map_entry"]:
+        # A map declared as its repeated entries (DECLARED_ENTRIES) is the same on the wire.
+        declared = name in DECLARED_ENTRIES and theirs_m["map_entry"] and not mine["map_entry"]
+        if mine["map_entry"] != theirs_m["map_entry"] and not declared:
             problems.append(f"{name}: map_entry {mine['map_entry']} != {theirs_m['map_entry']}")
         for number in sorted(set(theirs_m["fields"]) - set(mine["fields"])):
             problems.append(f"{name}: missing field {number} {theirs_m['fields'][number][0]}")

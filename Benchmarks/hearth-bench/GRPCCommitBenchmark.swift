@@ -15,7 +15,7 @@ enum GRPCCommitBenchmark {
         for i in 0..<500 {
             var doc = Google_Firestore_V1_Document()
             doc.name = "projects/batch/databases/(default)/documents/bulk/d\(b)-\(i)"
-            doc.fields = ["i": WireCodec.encode(.integer(Int64(i))), "text": WireCodec.encode(.string(String(repeating: "x", count: 100)))]
+            doc.fields = WireCodec.encodeFields(["i": .integer(Int64(i)), "text": .string(String(repeating: "x", count: 100))])
             var write = Google_Firestore_V1_Write()
             write.update = doc
             request.writes.append(write)

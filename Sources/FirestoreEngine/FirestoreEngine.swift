@@ -173,7 +173,7 @@ package final class FirestoreEngine: Sendable {
 
     /// Runs an aggregation over a query's results.
     package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current,
-                                identity: Identity = .admin) async throws(FirestoreError) -> (result: [String: Value], readTime: Timestamp) {
+                                identity: Identity = .admin) async throws(FirestoreError) -> (result: [FieldName: Value], readTime: Timestamp) {
         var q = try query.forAggregating(aggregator.aggregatedFields)
         if let bound = aggregator.documentBound {
             let cap = Int(clamping: bound)

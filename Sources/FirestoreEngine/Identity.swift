@@ -5,7 +5,7 @@ package enum Identity: Sendable, Hashable {
     /// `Authorization: Bearer owner`: the admin SDKs; bypasses security rules.
     case admin
     /// A client with a decoded ID token (signature not checked, as in the official emulator).
-    case client(claims: [String: Value])
+    case client(claims: [FieldName: Value])
     /// No credentials.
     case unauthenticated
 

@@ -20,7 +20,7 @@ package enum RuleValues {
             if Value.isVector(m), case .array(let elements)? = m["value"] {
                 return .vector(elements.map { if case .double(let d) = $0 { d } else if case .integer(let i) = $0 { Double(i) } else { .nan } })
             }
-            return .map(m.mapValues(value))
+            return .map(m.stringKeyed(value))
         }
     }
 
@@ -43,7 +43,7 @@ package enum RuleValues {
     /// A document as `resource` and `get()` present it: `{data, id, __name__}`.
     package static func resource(_ document: Document, in db: DatabaseID) -> RuleValue {
         .map([
-            "data": .map(document.fields.mapValues(value)),
+            "data": .map(document.fields.stringKeyed(value)),
             "id": .string(document.key.lastSegment),
             "__name__": .path(path(of: document.key, in: db)),
         ])
@@ -55,7 +55,7 @@ package enum RuleValues {
         var uid: RuleValue = .null
         // As the official emulator: the uid is the `sub` claim.
         if case .string(let s)? = claims["sub"] { uid = .string(s) }
-        return .map(["uid": uid, "token": .map(claims.mapValues(value))])
+        return .map(["uid": uid, "token": .map(claims.stringKeyed(value))])
     }
 
     static func timestamp(_ t: Timestamp) -> RuleValue {

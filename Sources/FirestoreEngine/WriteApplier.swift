@@ -46,7 +46,7 @@ package enum WriteApplier {
     package static func applyIgnoringPrecondition(
         _ write: Write, to current: Document?, commitTime: Timestamp
     ) throws(FirestoreError) -> Outcome {
-        var fields: [String: Value]
+        var fields: [FieldName: Value]
         switch write.operation {
         case .delete:
             return Outcome(document: nil, transformResults: [])

@@ -5,15 +5,15 @@ package enum WriteValidator {
     /// Validates the fields a client sends: names, nesting, value ranges. `limitingValues: false`
     /// skips the per-value string/bytes limit, which Firestore does not apply to the operands of
     /// arrayUnion/arrayRemove (the document limit still holds).
-    package static func validate(fields: [String: Value], key: ResourcePath, database: DatabaseID,
+    package static func validate(fields: [FieldName: Value], key: ResourcePath, database: DatabaseID,
                                  limitingValues: Bool = true) throws(FirestoreError) {
         for (name, value) in fields {
             if DocumentSize.depth(of: value) > DocumentSize.maxNestingDepth {
                 throw .invalidArgument("Property \(name) contains an invalid nested entity: maps and arrays may nest at most \(DocumentSize.maxNestingDepth) levels.")
             }
-            try validate(fieldName: name, value: value, path: [name], depth: 1, database: database, limitingValues: limitingValues)
+            try validate(fieldName: name.string, value: value, path: [name.string], depth: 1, database: database, limitingValues: limitingValues)
             // A nested field's dotted path (keys only, unquoted) may not pass 1500 bytes.
-            if name.utf8.count + longestNestedPath(value) > 1500 {
+            if name.string.utf8.count + longestNestedPath(value) > 1500 {
                 throw .invalidArgument("Property \(name) contains an invalid nested entity.")
             }
         }
@@ -22,7 +22,7 @@ package enum WriteValidator {
     /// The UTF-8 length of the longest `.key.key…` below a value (arrays add no segment).
     static func longestNestedPath(_ value: Value) -> Int {
         switch value {
-        case .map(let m): m.reduce(0) { max($0, 1 + $1.key.utf8.count + longestNestedPath($1.value)) }
+        case .map(let m): m.reduce(0) { max($0, 1 + $1.key.string.utf8.count + longestNestedPath($1.value)) }
         case .array(let elements): elements.reduce(0) { max($0, longestNestedPath($1)) }
         default: 0
         }
@@ -88,7 +88,7 @@ package enum WriteValidator {
             throw .invalidArgument("Vector Value type must be an array.")
         case .map(let m):
             for (k, v) in m {
-                try validate(fieldName: k, value: v, path: path + [k], depth: depth + 1, database: database, limitingValues: limitingValues)
+                try validate(fieldName: k.string, value: v, path: path + [k.string], depth: depth + 1, database: database, limitingValues: limitingValues)
             }
         default:
             break

@@ -42,7 +42,7 @@ extension FirestoreGRPCService {
         }
         let aggregator = try Aggregator(try WireCodec.decodeAggregations(saq.aggregations, at: "structured_aggregation_query.aggregations"))
         let (c, newID) = try consistency(db, r.selection)
-        let result: [String: Value]
+        let result: [FieldName: Value]
         let time: Timestamp
         if case .structuredQuery(let inner)? = saq.queryType {
             let query = try Query(try WireCodec.decodeStructuredQuery(inner, at: "structured_aggregation_query.structured_query"),

@@ -102,10 +102,10 @@ package enum RESTCodec {
         }
     }
 
-    package static func decodeFields(_ json: JSON?, at: String) throws(FirestoreError) -> [String: Value] {
+    package static func decodeFields(_ json: JSON?, at: String) throws(FirestoreError) -> [FieldName: Value] {
         guard let json else { return [:] }
         guard case .object(let pairs) = json else { throw bad(at, "expected an object of fields.") }
-        var out: [String: Value] = [:]
+        var out: [FieldName: Value] = [:]
         for (k, v) in pairs { out[k] = try decodeValue(v, at: "\(at)[\(k)].value") }
         return out
     }
@@ -221,8 +221,8 @@ package enum RESTCodec {
         }
     }
 
-    package static func encodeFields(_ fields: [String: Value]) -> JSON {
-        .object(fields.keys.sorted().map { ($0, encode(fields[$0]!)) })
+    package static func encodeFields(_ fields: [FieldName: Value]) -> JSON {
+        .object(fields.keys.sorted().map { ($0.string, encode(fields[$0]!)) })
     }
 
     package static func encodeDouble(_ d: Double) -> JSON {
@@ -236,7 +236,7 @@ package enum RESTCodec {
     package static func encode(_ document: Document, database: DatabaseID, mask: [FieldPath]? = nil) -> JSON {
         var fields = document.fields
         if let mask {
-            var masked: [String: Value] = [:]
+            var masked: [FieldName: Value] = [:]
             for p in mask { if let v = fields.value(at: p) { masked.set(v, at: p) } }
             fields = masked
         }

@@ -24,7 +24,7 @@ package enum RESTIdentity {
         else {
             throw .invalidArgument("invalid jwt: a bearer token must be 'owner' or a JWT of three base64url parts with a JSON payload.")
         }
-        var claims: [String: Value] = [:]
+        var claims: [FieldName: Value] = [:]
         for (k, v) in pairs { claims[k] = value(of: v) }
         return .client(claims: claims)
     }
@@ -40,7 +40,7 @@ package enum RESTIdentity {
         case .string(let s): return .string(s)
         case .array(let a): return .array(a.map(value(of:)))
         case .object(let pairs):
-            var m: [String: Value] = [:]
+            var m: [FieldName: Value] = [:]
             for (k, v) in pairs { m[k] = value(of: v) }
             return .map(m)
         }

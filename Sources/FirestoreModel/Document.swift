@@ -1,11 +1,11 @@
 /// A stored document: its key, fields and times.
 package struct Document: Sendable, Equatable, CustomStringConvertible {
     package var key: ResourcePath
-    package var fields: [String: Value]
+    package var fields: [FieldName: Value]
     package var createTime: Timestamp
     package var updateTime: Timestamp
 
-    package init(key: ResourcePath, fields: [String: Value], createTime: Timestamp, updateTime: Timestamp) {
+    package init(key: ResourcePath, fields: [FieldName: Value], createTime: Timestamp, updateTime: Timestamp) {
         self.key = key
         self.fields = fields
         self.createTime = createTime
@@ -23,7 +23,7 @@ package struct Document: Sendable, Equatable, CustomStringConvertible {
         path.isDocumentName ? .reference(database.name(of: key)) : value(at: path)
     }
 
-    static func value(at path: ArraySlice<String>, in fields: [String: Value]) -> Value? {
+    static func value(at path: ArraySlice<String>, in fields: [FieldName: Value]) -> Value? {
         guard let first = path.first, let v = fields[first] else { return nil }
         if path.count == 1 { return v }
         // A vector is one value: field paths do not reach inside it.
@@ -34,7 +34,7 @@ package struct Document: Sendable, Equatable, CustomStringConvertible {
     package var description: String { "\(key) \(Value.map(fields))" }
 }
 
-extension Dictionary where Key == String, Value == FirestoreModel.Value {
+extension Dictionary where Key == FieldName, Value == FirestoreModel.Value {
     /// Sets (or with nil removes) the value at a field path, creating intermediate maps.
     package mutating func set(_ value: FirestoreModel.Value?, at path: ArraySlice<String>) {
         guard let first = path.first else { return }
@@ -42,7 +42,7 @@ extension Dictionary where Key == String, Value == FirestoreModel.Value {
             self[first] = value
             return
         }
-        var child: [String: FirestoreModel.Value]
+        var child: [FieldName: FirestoreModel.Value]
         if case .map(let m)? = self[first], !FirestoreModel.Value.isVector(m) {
             child = m
         } else {

@@ -27,11 +27,11 @@ package enum DocumentSize {
             r.split(separator: "/").dropFirst(5).reduce(16) { $0 + $1.utf8.count + 1 }
         // An empty array or map counts one byte (measured against the emulator's limit).
         case .array(let a): a.isEmpty ? 1 : a.reduce(0) { $0 + size(of: $1) }
-        case .map(let m): m.isEmpty ? 1 : m.reduce(0) { $0 + $1.key.utf8.count + 1 + size(of: $1.value) }
+        case .map(let m): m.isEmpty ? 1 : m.reduce(0) { $0 + $1.key.string.utf8.count + 1 + size(of: $1.value) }
         }
     }
 
-    package static func size(key: ResourcePath, fields: [String: Value]) -> Int {
+    package static func size(key: ResourcePath, fields: [FieldName: Value]) -> Int {
         nameSize(key) + size(of: .map(fields)) + 32
     }
 

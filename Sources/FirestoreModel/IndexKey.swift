@@ -101,8 +101,8 @@ package enum IndexKey {
                 return true
             }
             out.append(0xA0)
-            for k in m.keys.sorted(by: utf8Less) {
-                guard appendText(k, to: &out, budget: &budget), append(m[k]!, to: &out, budget: &budget) else { return false }
+            for k in m.keys.sorted() {
+                guard appendText(k.string, to: &out, budget: &budget), append(m[k]!, to: &out, budget: &budget) else { return false }
             }
             out.append(contentsOf: [0x00, 0x00])
             return true

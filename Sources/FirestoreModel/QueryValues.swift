@@ -23,7 +23,7 @@ package enum QueryValues {
             try validateVector(m)
         case .map(let m):
             for (key, v) in m {
-                if FieldPath.isReservedName(key) {
+                if FieldPath.isReservedName(key.string) {
                     throw .invalidArgument("field name '\(key)' is reserved.")
                 }
                 try validate(v)
@@ -34,7 +34,7 @@ package enum QueryValues {
     }
 
     /// A vector (`{__type__: "__vector__", value: [doubles]}`): 1 to 2048 doubles, no NaN.
-    package static func validateVector(_ m: [String: Value]) throws(FirestoreError) {
+    package static func validateVector(_ m: [FieldName: Value]) throws(FirestoreError) {
         guard case .array(let elements)? = m["value"], !elements.isEmpty else {
             throw .invalidArgument("Cannot have a zero length vector.")
         }

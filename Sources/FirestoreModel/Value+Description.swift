@@ -19,7 +19,7 @@ extension Value: CustomStringConvertible {
         case .geoPoint(let lat, let lng): return "geo(\(lat), \(lng))"
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
         case .map(let m):
-            return "{" + m.keys.sorted(by: utf8Less).map { "\($0): \(m[$0]!.description)" }.joined(separator: ", ") + "}"
+            return "{" + m.keys.sorted().map { "\($0): \(m[$0]!.description)" }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -127,10 +127,10 @@ extension Value {
         return order(a.count, b.count)
     }
 
-    static func compareMaps(_ a: [String: Value], _ b: [String: Value]) -> ComparisonResult {
-        let ka = a.keys.sorted(by: utf8Less), kb = b.keys.sorted(by: utf8Less)
+    static func compareMaps(_ a: [FieldName: Value], _ b: [FieldName: Value]) -> ComparisonResult {
+        let ka = a.keys.sorted(), kb = b.keys.sorted()
         for (x, y) in zip(ka, kb) {
-            let c = compareUTF8(x, y)
+            let c = compareUTF8(x.string, y.string)
             if c != .orderedSame { return c }
             let v = a[x]!.compare(to: b[y]!)
             if v != .orderedSame { return v }

@@ -14,7 +14,7 @@ package enum Value: Sendable {
     case reference(String)
     case geoPoint(latitude: Double, longitude: Double)
     case array([Value])
-    case map([String: Value])
+    case map([FieldName: Value])
 
     /// The rank of this value's type in Firestore's cross-type order.
     package var typeOrder: TypeOrder {
@@ -56,13 +56,13 @@ package enum Value: Sendable {
         return nil
     }
 
-    package var mapValue: [String: Value]? {
+    package var mapValue: [FieldName: Value]? {
         if case .map(let m) = self { return m }
         return nil
     }
 
     /// Whether a map is a vector value (`{__type__: "__vector__", value: [...]}`).
-    package static func isVector(_ m: [String: Value]) -> Bool {
+    package static func isVector(_ m: [FieldName: Value]) -> Bool {
         if case .string("__vector__") = m["__type__"], case .array = m["value"] { return true }
         return false
     }
@@ -89,7 +89,7 @@ extension Value {
     }
 
     /// ``isIdentical(to:)`` for field maps.
-    package static func identical(_ a: [String: Value], _ b: [String: Value]) -> Bool {
+    package static func identical(_ a: [FieldName: Value], _ b: [FieldName: Value]) -> Bool {
         a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
     }
 }

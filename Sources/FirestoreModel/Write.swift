@@ -2,7 +2,7 @@
 package struct Write: Sendable, Equatable {
     package enum Operation: Sendable, Equatable {
         /// Replace the document with these fields, or with a mask, merge only the masked paths.
-        case update(fields: [String: Value], mask: [FieldPath]?)
+        case update(fields: [FieldName: Value], mask: [FieldPath]?)
         case delete
         /// Apply only the field transforms.
         case transform

@@ -19,7 +19,7 @@ package struct Aggregator: Sendable {
         if aggregations.count > 5 {
             throw .invalidArgument("Aggregation query cannot contain more than 5 aggregations.")
         }
-        var aliases = Set<String>()
+        var aliases = Set<FieldName>() // by bytes, as result fields are
         for a in aggregations {
             if FieldPath.isReservedName(a.alias) {
                 throw .invalidArgument("The property.name \"\(a.alias)\" is reserved.")
@@ -27,7 +27,7 @@ package struct Aggregator: Sendable {
             if a.alias.utf8.count > 1500 {
                 throw .invalidArgument("The property.name is longer than 1500 bytes.")
             }
-            if !aliases.insert(a.alias).inserted {
+            if !aliases.insert(FieldName(a.alias)).inserted {
                 throw .invalidArgument("Aggregation aliases contain duplicate alias: \(a.alias).")
             }
             switch a.kind {
@@ -67,10 +67,10 @@ package struct Aggregator: Sendable {
     }
 
     /// The aggregate values keyed by alias.
-    package func result(over all: [Document]) -> [String: Value] {
+    package func result(over all: [Document]) -> [FieldName: Value] {
         let fields = aggregatedFields
         let documents = fields.isEmpty ? all : all.filter { d in fields.allSatisfy { d.value(at: $0) != nil } }
-        var out: [String: Value] = [:]
+        var out: [FieldName: Value] = [:]
         for a in aggregations {
             switch a.kind {
             case .count(let upTo):

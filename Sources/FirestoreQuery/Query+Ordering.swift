@@ -69,7 +69,7 @@ extension Query {
     /// Applies the projection: only the selected field paths remain (none for an empty select).
     package func project(_ document: Document) -> Document {
         guard let select else { return document }
-        var fields: [String: Value] = [:]
+        var fields: [FieldName: Value] = [:]
         for path in select where !path.isDocumentName {
             if let v = document.value(at: path) { fields.set(v, at: path) }
         }

@@ -262,8 +262,7 @@ struct QueryValidator {
         case .geoPoint(let lat, let lng): return "g\(lat.bitPattern),\(lng.bitPattern)"
         case .array(let a): return "[" + a.map(exactKey).joined(separator: ";") + "]"
         case .map(let m):
-            let keys = m.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            return "{" + keys.map { "s" + String($0.utf8.count) + ":" + $0 + "=" + exactKey(m[$0]!) }.joined(separator: ";") + "}"
+            return "{" + m.keys.sorted().map { "s" + String($0.string.utf8.count) + ":" + $0.string + "=" + exactKey(m[$0]!) }.joined(separator: ";") + "}"
         }
     }
 

@@ -143,7 +143,7 @@ extension FirestoreRESTService {
         }
         var out: [JSON] = []
         if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
-        let fields = JSON.object(result.keys.sorted().map { ($0, RESTCodec.encode(result[$0]!)) })
+        let fields = RESTCodec.encodeFields(result)
         out.append(.object([("result", .object([("aggregateFields", fields)])), ("readTime", .string(readTime.rfc3339)), ("done", .bool(true))]))
         return .ok(.array(out))
     }

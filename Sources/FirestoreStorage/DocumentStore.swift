@@ -140,7 +140,7 @@ package final class DocumentStore: Sendable {
             // Index keys now hold only a value's first 1500 bytes, and geo points and vectors
             // keep -0.0 apart from 0.0 (as Firestore orders them): re-encode the entries of
             // the documents with a longer value or such a zero.
-            var affected: [(id: Int64, parent: String, collectionID: String, key: Data, fields: [String: Value])] = []
+            var affected: [(id: Int64, parent: String, collectionID: String, key: Data, fields: [FieldName: Value])] = []
             let documents = try Row.fetchCursor(db, sql: "SELECT id, parent, collection_id, path_key, fields FROM document")
             while let row = try documents.next() {
                 let fields = try ValueCodec.decodeFields(Array(row[4] as Data))

@@ -3,7 +3,7 @@ import FirestoreModel
 /// The index entries of a document: one per field path (nested map fields included), each
 /// holding the order-preserving encoding of the value there.
 enum FieldEntries {
-    static func entries(of fields: [String: Value]) -> [(String, [UInt8])] {
+    static func entries(of fields: [FieldName: Value]) -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
         out.reserveCapacity(fields.count)
         collect(fields, prefix: "", depth: 1, into: &out)
@@ -12,9 +12,9 @@ enum FieldEntries {
 
     /// `prefix` is the canonical path of the map holding `fields` ("" for the document), at
     /// nesting `depth`.
-    private static func collect(_ fields: [String: Value], prefix: String, depth: Int, into out: inout [(String, [UInt8])]) {
+    private static func collect(_ fields: [FieldName: Value], prefix: String, depth: Int, into out: inout [(String, [UInt8])]) {
         for (name, value) in fields {
-            let segment = FieldPath.canonical(segment: name)
+            let segment = FieldPath.canonical(segment: name.string)
             let path = prefix.isEmpty ? segment : prefix + "." + segment
             out.append((path, IndexKey.encode(value)))
             if case .map(let m) = value, !Value.isVector(m), depth < DocumentSize.maxNestingDepth {

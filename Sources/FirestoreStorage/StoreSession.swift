@@ -76,14 +76,17 @@ package struct StoreSession {
                 update.bind(document.updateTime.microseconds)
                 update.bind(id)
                 try update.run()
-                // Entries the new version shares with the previous one stay; the others go.
-                var stale = Dictionary(FieldEntries.entries(of: previous.fields), uniquingKeysWith: { first, _ in first })
+                // Entries the new version shares with the previous one stay; the others go. Paths
+                // are matched by their bytes (FieldName), as the table's text column holds them.
+                var stale = Dictionary(FieldEntries.entries(of: previous.fields).map { (FieldName($0.0), $0.1) },
+                                       uniquingKeysWith: { first, _ in first })
                 entries.removeAll { field, value in
-                    guard stale[field] == value else { return false }
-                    stale[field] = nil
+                    let name = FieldName(field)
+                    guard stale[name] == value else { return false }
+                    stale[name] = nil
                     return true
                 }
-                try deleteEntries(stale.map { ($0.key, $0.value) }, parent: parent, pathKey: pathKey)
+                try deleteEntries(stale.map { ($0.key.string, $0.value) }, parent: parent, pathKey: pathKey)
             }
         }
         if id == nil {

@@ -4,14 +4,14 @@ package import FirestoreModel
 package enum ValueCodec {
     package enum DecodingError: Error { case corrupt }
 
-    package static func encode(fields: [String: Value]) -> [UInt8] {
+    package static func encode(fields: [FieldName: Value]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         append(.map(fields), to: &out)
         return out
     }
 
-    package static func decodeFields(_ bytes: [UInt8]) throws -> [String: Value] {
+    package static func decodeFields(_ bytes: [UInt8]) throws -> [FieldName: Value] {
         var reader = Reader(bytes: bytes)
         guard case .map(let m) = try reader.value() else { throw DecodingError.corrupt }
         return m
@@ -39,7 +39,7 @@ package enum ValueCodec {
             out.append(11)
             appendVarint(UInt64(m.count), to: &out)
             for (k, v) in m {
-                appendBytes(Array(k.utf8), to: &out)
+                appendBytes(Array(k.string.utf8), to: &out)
                 append(v, to: &out)
             }
         }
@@ -133,7 +133,7 @@ package enum ValueCodec {
             case 11:
                 let n = Int(try varint())
                 guard n <= bytes.count else { throw DecodingError.corrupt }
-                var m: [String: Value] = [:]
+                var m: [FieldName: Value] = [:]
                 m.reserveCapacity(n)
                 for _ in 0..<n {
                     let k = try string()

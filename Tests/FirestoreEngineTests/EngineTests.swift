@@ -13,7 +13,7 @@ struct EngineTests {
         FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
     }
 
-    static func set(_ path: String, _ fields: [String: Value]) -> Write {
+    static func set(_ path: String, _ fields: [FieldName: Value]) -> Write {
         Write(key: ResourcePath(parsing: Substring(path)), operation: .update(fields: fields, mask: nil))
     }
 
@@ -43,7 +43,7 @@ struct EngineTests {
     }
 
     /// (stored fields, write, does the write change the document?)
-    static let noOpCases: [(stored: [String: Value], write: Write.Operation, transforms: [FieldTransform], changes: Bool)] = [
+    static let noOpCases: [(stored: [FieldName: Value], write: Write.Operation, transforms: [FieldTransform], changes: Bool)] = [
         (["a": .integer(1)], .update(fields: ["a": .integer(1)], mask: nil), [], false),
         (["a": .integer(1), "b": .integer(2)], .update(fields: ["a": .integer(1)], mask: [FieldPath(["a"])]), [], false),
         (["a": .integer(1)], .update(fields: [:], mask: [FieldPath(["zz"])]), [], false), // deleting a missing field
@@ -138,10 +138,10 @@ struct EngineTests {
     func pathLengths() async throws {
         let e = try Self.engine()
         let long = String(repeating: "k", count: 1499)
-        await #expect { try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([long: .integer(1)])])]) } throws: { error in
+        await #expect { try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([FieldName(long): .integer(1)])])]) } throws: { error in
             (error as? FirestoreError)?.message == "Property a contains an invalid nested entity."
         }
-        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([String(long.dropFirst()): .integer(1)])])])
+        _ = try await e.commit(Self.db, writes: [Self.set("c/d", ["a": .map([FieldName(long.dropFirst()): .integer(1)])])])
         let mask = FieldPath(["a", String(long.dropFirst())]) // 1500 bytes with its dot
         await #expect {
             try await e.commit(Self.db, writes: [Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: [mask]))])

@@ -45,7 +45,7 @@ struct RulesEnforcementTests {
         return e
     }
 
-    static func set(_ path: String, _ fields: [String: Value]) -> Write {
+    static func set(_ path: String, _ fields: [FieldName: Value]) -> Write {
         Write(key: ResourcePath(parsing: Substring(path)), operation: .update(fields: fields, mask: nil))
     }
 

@@ -10,7 +10,7 @@ import Testing
 struct ListenSessionTests {
     static let db = DatabaseID(project: "listen")
 
-    static func set(_ path: String, _ fields: [String: Value]) -> Write {
+    static func set(_ path: String, _ fields: [FieldName: Value]) -> Write {
         Write(key: ResourcePath(parsing: Substring(path)), operation: .update(fields: fields, mask: nil))
     }
 

@@ -9,7 +9,7 @@ struct VectorValueTests {
 
     @Test("reading through a vector finds nothing; writing through one replaces it with a map")
     func pathsStopAtVectors() {
-        var fields: [String: Value] = ["v": Self.vector]
+        var fields: [FieldName: Value] = ["v": Self.vector]
         #expect(fields.value(at: FieldPath(["v", "value"])) == nil)
         #expect(fields.value(at: FieldPath(["v"])) == Self.vector)
         fields.set(nil, at: FieldPath(["v", "value"]))
@@ -22,7 +22,7 @@ struct VectorValueTests {
         (0, false), (1, true), (2048, true), (2049, false),
     ])
     func dimensions(count: Int, valid: Bool) {
-        let m: [String: Value] = ["__type__": "__vector__", "value": .array(Array(repeating: .double(0.5), count: count))]
+        let m: [FieldName: Value] = ["__type__": "__vector__", "value": .array(Array(repeating: .double(0.5), count: count))]
         if valid {
             #expect(throws: Never.self) { try QueryValues.validateVector(m) }
         } else {

@@ -12,7 +12,7 @@ struct QueryMatchingTests {
     static let db = DatabaseID(project: "p")
     static let t0 = Timestamp(seconds: 1000, nanos: 0)
 
-    static let data: [String: [String: Value]] = [
+    static let data: [String: [FieldName: Value]] = [
         "a": ["n": .integer(1), "s": "x", "tags": .array(["red", "blue"]), "m": .map(["k": .integer(1)])],
         "b": ["n": .double(2.5), "s": "y", "tags": .array(["blue"])],
         "c": ["n": .integer(3), "s": "x", "tags": .array([])],

@@ -34,7 +34,7 @@ struct OnePortTests {
             for i in 0..<3 {
                 var write = Google_Firestore_V1_Write()
                 write.update.name = "\(Self.root)/c/grpc\(i)"
-                write.update.fields = ["i": .with { $0.integerValue = Int64(i) }]
+                write.update.fields = [.with { $0.key = "i"; $0.value = .with { $0.integerValue = Int64(i) } }]
                 commit.writes.append(write)
             }
             let response = try await firestore.commit(commit, metadata: Self.owner)

@@ -11,7 +11,7 @@ import Testing
 struct FieldEntryTests {
     static let db = DatabaseID(project: "p")
 
-    static func doc(_ path: String, _ fields: [String: Value], micros: Int64 = 1_000) -> Document {
+    static func doc(_ path: String, _ fields: [FieldName: Value], micros: Int64 = 1_000) -> Document {
         Document(key: ResourcePath(parsing: Substring(path)), fields: fields,
                  createTime: Timestamp(microseconds: micros), updateTime: Timestamp(microseconds: micros))
     }
@@ -95,8 +95,8 @@ struct FieldEntryTests {
         let keys = ["x/a", "x/b", "n/1/x/c", "n/2/x/d", "x/e"]
         let store = try DocumentStore(path: nil)
         var current: [String: Document] = [:]
-        func randomFields() -> [String: Value] {
-            var fields: [String: Value] = [:]
+        func randomFields() -> [FieldName: Value] {
+            var fields: [FieldName: Value] = [:]
             if generator.next() % 3 != 0 { fields["v"] = .integer(Int64(generator.next() % 5)) }
             if generator.next() % 2 == 0 { fields["tag"] = generator.next() % 2 == 0 ? "even" : "odd" }
             if generator.next() % 3 == 0 { fields["m"] = .map(["inner": .integer(Int64(generator.next() % 3)), "s": "t"]) }

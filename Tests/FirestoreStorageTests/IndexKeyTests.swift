@@ -30,7 +30,7 @@ struct IndexKeyTests {
             case 8: return .geoPoint(latitude: Double(int(3)) - 1, longitude: Double(int(3)) - 1)
             case 9: return .array((0..<int(3)).map { _ in value(depth: depth + 1) })
             default:
-                var m: [String: Value] = [:]
+                var m: [FieldName: Value] = [:]
                 for _ in 0..<int(3) { m[["", "a", "b"][int(3)]] = value(depth: depth + 1) }
                 return .map(m)
             }
@@ -67,7 +67,7 @@ struct IndexKeyTests {
     func codecRoundTrip() throws {
         var g = Generator(state: 7)
         for _ in 0..<2_000 {
-            let fields = ["v": g.value()]
+            let fields: [FieldName: Value] = ["v": g.value()]
             let back = try ValueCodec.decodeFields(ValueCodec.encode(fields: fields))
             #expect(Value.map(back).description == Value.map(fields).description)
         }

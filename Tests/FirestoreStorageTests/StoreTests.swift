@@ -9,7 +9,7 @@ struct StoreTests {
     static let db = DatabaseID(project: "p")
     static let t = Timestamp(seconds: 1_700_000_000, nanos: 0)
 
-    static func doc(_ path: String, _ fields: [String: Value] = [:]) -> Document {
+    static func doc(_ path: String, _ fields: [FieldName: Value] = [:]) -> Document {
         Document(key: ResourcePath(parsing: Substring(path)), fields: fields, createTime: t, updateTime: t)
     }
 
@@ -23,7 +23,7 @@ struct StoreTests {
 
     @Test("documents round trip through storage with every value type")
     func roundTrip() async throws {
-        let fields: [String: Value] = [
+        let fields: [FieldName: Value] = [
             "null": .null, "b": .boolean(true), "i": .integer(.min), "d": .double(-0.0), "nan": .double(.nan),
             "t": .timestamp(Timestamp(seconds: -62_135_596_800, nanos: 1000)), "s": .string("héllo\u{0}"),
             "bytes": .bytes([0, 255]), "r": .reference("projects/p/databases/(default)/documents/a/b"),
@@ -34,6 +34,26 @@ struct StoreTests {
         let back = try await store.read { s in try s.document(ResourcePath(["c", "d"])) }
         #expect(back?.fields == fields)
         #expect(back?.updateTime == Self.t)
+    }
+
+    @Test("updating a document to hold both spellings of a canonically equivalent name indexes both")
+    func unicodeFieldNamesIndexed() async throws {
+        let composed = FieldName("\u{E9}"), decomposed = FieldName("e\u{301}")
+        // One document starts with each spelling: whichever order a dictionary gives the two
+        // names, one of the updates meets the new name first.
+        let paths = ["c/d0", "c/d1"]
+        let before = [Self.doc(paths[0], [composed: .integer(1)]), Self.doc(paths[1], [decomposed: .integer(1)])]
+        let store = try await Self.store(before)
+        for (path, previous) in zip(paths, before) {
+            let after = Self.doc(path, [composed: .integer(1), decomposed: .integer(1)])
+            try await store.write { try $0.put(after, previous: previous, commitMicros: Self.t.microseconds + 1) }
+        }
+        for name in [composed, decomposed] {
+            let sq = StructuredQuery(from: [.init(collectionID: "c")], filter: .field(FieldPath([name.string]), .equal, .integer(1)))
+            let q = try Query(sq, parent: .root, database: Self.db)
+            #expect(try await store.read { try $0.runQuery(q) }.map(\.key.description) == paths, "\(name)")
+        }
+        #expect(try await store.read { try $0.document(ResourcePath(["c", "d0"])) }?.fields.count == 2)
     }
 
     @Test("collection IDs are found under the root and under documents, including via missing parents")

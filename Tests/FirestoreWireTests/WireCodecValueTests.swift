@@ -103,7 +103,7 @@ struct WireCodecValueTests {
         var map = Google_Firestore_V1_MapValue()
         var inner = Google_Firestore_V1_Value()
         inner.arrayValue = array
-        map.fields = ["xs": inner]
+        map.fields = [.with { $0.key = "xs"; $0.value = inner }]
         var outer = Google_Firestore_V1_Value()
         outer.mapValue = map
         #expect(error { try WireCodec.decodeValue(outer, at: "v") }?.message
@@ -128,6 +128,29 @@ struct WireCodecValueTests {
         let bytes: Data = try wire.serializedBytes()
         let back = try WireCodec.decodeDocument(Google_Firestore_V1_Document(serializedBytes: bytes), database: Wire.db, at: "document")
         #expect(back == Self.alice)
+    }
+
+    @Test("fields whose names are canonically equivalent Unicode stay two fields through the wire, in byte order")
+    func unicodeFieldNames() throws {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        let doc = Document(key: ResourcePath(["c", "d"]),
+                           fields: [FieldName(composed): .integer(1), FieldName(decomposed): .map([FieldName(composed): .integer(2), FieldName(decomposed): .integer(3)])],
+                           createTime: Timestamp(seconds: 1, nanos: 0), updateTime: Timestamp(seconds: 1, nanos: 0))
+        let wire = WireCodec.encode(doc, database: Wire.db)
+        #expect(wire.fields.keys == [decomposed, composed])
+        let bytes: Data = try wire.serializedBytes()
+        let back = try WireCodec.decodeDocument(Google_Firestore_V1_Document(serializedBytes: bytes), database: Wire.db, at: "document")
+        #expect(back.fields.count == 2)
+        #expect(back == doc)
+    }
+
+    @Test("of two wire entries with the same name the last wins, as in a protobuf map")
+    func repeatedEntries() throws {
+        var map = Google_Firestore_V1_MapValue()
+        map.fields = [.with { $0.key = "a"; $0.value = Wire.value(.integer(1)) }, .with { $0.key = "a"; $0.value = Wire.value(.integer(2)) }]
+        var v = Google_Firestore_V1_Value()
+        v.mapValue = map
+        #expect(try WireCodec.decodeValue(v, at: "v") == .map(["a": .integer(2)]))
     }
 
     @Test("a mask keeps only the named field paths")

@@ -8,7 +8,7 @@ import Testing
 struct WireCodecWriteTests {
     typealias W = Google_Firestore_V1_Write
 
-    static func update(_ path: String, _ fields: [String: Value], _ configure: (inout W) -> Void = { _ in }) -> W {
+    static func update(_ path: String, _ fields: [FieldName: Value], _ configure: (inout W) -> Void = { _ in }) -> W {
         var doc = Google_Firestore_V1_Document()
         doc.name = Wire.name(path)
         doc.fields = WireCodec.encodeFields(fields)
@@ -129,7 +129,7 @@ struct WireCodecWriteTests {
             mask.fieldPaths = ["a.`b"]
             w.updateMask = mask
         }, "Invalid field path \"a.`b\": unterminated backtick."),
-        ("a bad value in the fields", update("users/alice", [:]) { $0.update.fields = ["x": Google_Firestore_V1_Value()] },
+        ("a bad value in the fields", update("users/alice", [:]) { $0.update.fields = [.with { $0.key = "x"; $0.value = Google_Firestore_V1_Value() }] },
          "Invalid value at 'writes[0].update.fields[x].value': a value must set exactly one of its kinds (e.g. string_value); none was set."),
         ("a bad increment operand", transform("users/alice", [Wire.transform("n") { $0.increment = Google_Firestore_V1_Value() }]),
          "Invalid value at 'writes[0].transform.field_transforms[0].increment': a value must set exactly one of its kinds (e.g. string_value); none was set."),

@@ -165,7 +165,7 @@ extension WireCodec {
     }
 
     /// One row of aggregation results, keyed by alias.
-    package static func encodeAggregationResult(_ fields: [String: Value]) -> Google_Firestore_V1_AggregationResult {
+    package static func encodeAggregationResult(_ fields: [FieldName: Value]) -> Google_Firestore_V1_AggregationResult {
         var wire = Google_Firestore_V1_AggregationResult()
         wire.aggregateFields = encodeFields(fields)
         return wire

@@ -47,11 +47,15 @@ extension WireCodec {
         bad("\(at).\(kind)", "\(kind) is a pipeline expression, not a value a document or query can hold.")
     }
 
-    /// A map of wire values (document fields, map values) as model values.
-    package static func decodeFields(_ fields: [String: Google_Firestore_V1_Value], at: @autoclosure () -> String) throws(FirestoreError) -> [String: Value] {
-        var out: [String: Value] = [:]
-        out.reserveCapacity(fields.count)
-        for (k, v) in fields { out[k] = try decodeValue(v, at: "\(at())[\(k)].value") }
+    /// A map of wire values (document fields, map values) as model values. Names are kept by their
+    /// bytes (``FieldName``); of two entries with the same bytes the last wins, as protobuf maps do.
+    package static func decodeFields<Entry: WireFieldEntry>(_ entries: [Entry], at: @autoclosure () -> String) throws(FirestoreError) -> [FieldName: Value] {
+        var out: [FieldName: Value] = [:]
+        out.reserveCapacity(entries.count)
+        for entry in entries {
+            let k = entry.key
+            out[FieldName(k)] = try decodeValue(entry.value, at: "\(at())[\(k)].value")
+        }
         return out
     }
 
@@ -83,8 +87,17 @@ extension WireCodec {
         return wire
     }
 
-    package static func encodeFields(_ fields: [String: Value]) -> [String: Google_Firestore_V1_Value] {
-        fields.mapValues(encode)
+    /// Model fields as wire entries, in Firestore's order of names (by UTF-8 bytes).
+    package static func encodeFields<Entry: WireFieldEntry>(_ fields: [FieldName: Value]) -> [Entry] {
+        var entries: [Entry] = []
+        entries.reserveCapacity(fields.count)
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            var entry = Entry()
+            entry.key = name.string
+            entry.value = encode(value)
+            entries.append(entry)
+        }
+        return entries
     }
 
     // MARK: Documents
@@ -93,7 +106,7 @@ extension WireCodec {
     package static func encode(_ document: Document, database: DatabaseID, mask: [FieldPath]? = nil) -> Google_Firestore_V1_Document {
         var fields = document.fields
         if let mask {
-            var masked: [String: Value] = [:]
+            var masked: [FieldName: Value] = [:]
             for p in mask { if let v = fields.value(at: p) { masked.set(v, at: p) } }
             fields = masked
         }
@@ -117,4 +130,26 @@ extension WireCodec {
         let updated = wire.hasUpdateTime ? try decodeTimestamp(wire.updateTime, at: "\(at()).update_time") : epoch
         return Document(key: key, fields: fields, createTime: created, updateTime: updated)
     }
+}
+
+/// The entries of the wire's field maps (document fields, map values, aggregation results), which
+/// Hearth's .proto files declare as repeated entries rather than `map<string, Value>`.
+package protocol WireFieldEntry {
+    init()
+    var key: String { get set }
+    var value: Google_Firestore_V1_Value { get set }
+}
+
+extension Google_Firestore_V1_Document.FieldsEntry: WireFieldEntry {}
+extension Google_Firestore_V1_MapValue.FieldsEntry: WireFieldEntry {}
+extension Google_Firestore_V1_AggregationResult.AggregateFieldsEntry: WireFieldEntry {}
+
+extension Array where Element: WireFieldEntry {
+    /// The value named `key` (byte for byte; the last such entry, as a protobuf map keeps).
+    package subscript(_ key: String) -> Google_Firestore_V1_Value? {
+        last(where: { $0.key.hasSameUTF8(key) })?.value
+    }
+
+    /// The entries' names, in wire order.
+    package var keys: [String] { map(\.key) }
 }

@@ -31,9 +31,33 @@ package nonisolated struct Google_Firestore_V1_AggregationResult: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  package var aggregateFields: Dictionary<String,Google_Firestore_V1_Value> = [:]
+  package var aggregateFields: [Google_Firestore_V1_AggregationResult.AggregateFieldsEntry] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// One entry of the map; repeated entries for the reason given at Document.FieldsEntry.
+  package nonisolated struct AggregateFieldsEntry: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    package var key: String = String()
+
+    package var value: Google_Firestore_V1_Value {
+      get {_value ?? Google_Firestore_V1_Value()}
+      set {_value = newValue}
+    }
+    /// Returns true if `value` has been explicitly set.
+    package var hasValue: Bool {self._value != nil}
+    /// Clears the value of `value`. Subsequent reads from it will return its default value.
+    package mutating func clearValue() {self._value = nil}
+
+    package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    package init() {}
+
+    fileprivate var _value: Google_Firestore_V1_Value? = nil
+  }
 
   package init() {}
 }
@@ -52,7 +76,7 @@ nonisolated extension Google_Firestore_V1_AggregationResult: SwiftProtobuf.Messa
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 2: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: &self.aggregateFields) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.aggregateFields) }()
       default: break
       }
     }
@@ -60,13 +84,52 @@ nonisolated extension Google_Firestore_V1_AggregationResult: SwiftProtobuf.Messa
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.aggregateFields.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: self.aggregateFields, fieldNumber: 2)
+      try visitor.visitRepeatedMessageField(value: self.aggregateFields, fieldNumber: 2)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Google_Firestore_V1_AggregationResult, rhs: Google_Firestore_V1_AggregationResult) -> Bool {
     if lhs.aggregateFields != rhs.aggregateFields {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_AggregationResult.AggregateFieldsEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_AggregationResult.protoMessageName + ".AggregateFieldsEntry"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._value) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    try { if let v = self._value {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_AggregationResult.AggregateFieldsEntry, rhs: Google_Firestore_V1_AggregationResult.AggregateFieldsEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs._value != rhs._value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

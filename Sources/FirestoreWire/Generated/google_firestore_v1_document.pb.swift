@@ -39,7 +39,7 @@ package nonisolated struct Google_Firestore_V1_Document: Sendable {
 
   package var name: String = String()
 
-  package var fields: Dictionary<String,Google_Firestore_V1_Value> = [:]
+  package var fields: [Google_Firestore_V1_Document.FieldsEntry] = []
 
   /// Set by the server; ignored in writes.
   package var createTime: SwiftProtobuf.Google_Protobuf_Timestamp {
@@ -61,6 +61,33 @@ package nonisolated struct Google_Firestore_V1_Document: Sendable {
   package mutating func clearUpdateTime() {self._updateTime = nil}
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// A field: one entry of the map<string, Value> the published schema declares (the bytes on the
+  /// wire are the same). Declared as repeated entries so that names which differ in their bytes
+  /// but are canonically equivalent Unicode (é as one code point or as e and an accent) stay two
+  /// fields: a Swift dictionary keyed by String would merge them (docs/decisions/0003-wire-protos.md).
+  package nonisolated struct FieldsEntry: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    package var key: String = String()
+
+    package var value: Google_Firestore_V1_Value {
+      get {_value ?? Google_Firestore_V1_Value()}
+      set {_value = newValue}
+    }
+    /// Returns true if `value` has been explicitly set.
+    package var hasValue: Bool {self._value != nil}
+    /// Clears the value of `value`. Subsequent reads from it will return its default value.
+    package mutating func clearValue() {self._value = nil}
+
+    package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    package init() {}
+
+    fileprivate var _value: Google_Firestore_V1_Value? = nil
+  }
 
   package init() {}
 
@@ -247,9 +274,33 @@ package nonisolated struct Google_Firestore_V1_MapValue: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  package var fields: Dictionary<String,Google_Firestore_V1_Value> = [:]
+  package var fields: [Google_Firestore_V1_MapValue.FieldsEntry] = []
 
   package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  /// One entry of the map; repeated entries for the reason given at Document.FieldsEntry.
+  package nonisolated struct FieldsEntry: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    package var key: String = String()
+
+    package var value: Google_Firestore_V1_Value {
+      get {_value ?? Google_Firestore_V1_Value()}
+      set {_value = newValue}
+    }
+    /// Returns true if `value` has been explicitly set.
+    package var hasValue: Bool {self._value != nil}
+    /// Clears the value of `value`. Subsequent reads from it will return its default value.
+    package mutating func clearValue() {self._value = nil}
+
+    package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    package init() {}
+
+    fileprivate var _value: Google_Firestore_V1_Value? = nil
+  }
 
   package init() {}
 }
@@ -316,7 +367,7 @@ nonisolated extension Google_Firestore_V1_Document: SwiftProtobuf.Message, Swift
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
-      case 2: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: &self.fields) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.fields) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._createTime) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._updateTime) }()
       default: break
@@ -333,7 +384,7 @@ nonisolated extension Google_Firestore_V1_Document: SwiftProtobuf.Message, Swift
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
     if !self.fields.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: self.fields, fieldNumber: 2)
+      try visitor.visitRepeatedMessageField(value: self.fields, fieldNumber: 2)
     }
     try { if let v = self._createTime {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
@@ -349,6 +400,45 @@ nonisolated extension Google_Firestore_V1_Document: SwiftProtobuf.Message, Swift
     if lhs.fields != rhs.fields {return false}
     if lhs._createTime != rhs._createTime {return false}
     if lhs._updateTime != rhs._updateTime {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_Document.FieldsEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_Document.protoMessageName + ".FieldsEntry"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._value) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    try { if let v = self._value {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_Document.FieldsEntry, rhs: Google_Firestore_V1_Document.FieldsEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs._value != rhs._value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -637,7 +727,7 @@ nonisolated extension Google_Firestore_V1_MapValue: SwiftProtobuf.Message, Swift
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: &self.fields) }()
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.fields) }()
       default: break
       }
     }
@@ -645,13 +735,52 @@ nonisolated extension Google_Firestore_V1_MapValue: SwiftProtobuf.Message, Swift
 
   package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.fields.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMessageMap<SwiftProtobuf.ProtobufString,Google_Firestore_V1_Value>.self, value: self.fields, fieldNumber: 1)
+      try visitor.visitRepeatedMessageField(value: self.fields, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   package static func ==(lhs: Google_Firestore_V1_MapValue, rhs: Google_Firestore_V1_MapValue) -> Bool {
     if lhs.fields != rhs.fields {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_MapValue.FieldsEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_MapValue.protoMessageName + ".FieldsEntry"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._value) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    try { if let v = self._value {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_MapValue.FieldsEntry, rhs: Google_Firestore_V1_MapValue.FieldsEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs._value != rhs._value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
