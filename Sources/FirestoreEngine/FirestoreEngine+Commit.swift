@@ -245,13 +245,17 @@ extension FirestoreEngine {
             switch w.precondition {
             case .exists(false)?: return .insert
             case .updateTime(let t)? where t.microseconds == 0: return .insert // the epoch: "did not exist"
-            case .exists(true)?: return .update
+            case .exists(true)?, .updateTime?: return .update
             default: return .upsert
             }
         }
         func version(_ w: Write) -> Int64? {
             if case .updateTime(let t)? = w.precondition { return t.microseconds }
             return nil
+        }
+        func differentVersions(_ previous: Write, _ v: Int64) -> FirestoreError {
+            let old = version(previous).map { "VersionPrecondition{exactBaseVersion=\($0), maxBaseVersion=null}" } ?? "null"
+            return .invalidArgument("Cannot collapse mutations with different version preconditions (\(old) and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
         }
         var last: [ResourcePath: Write] = [:]
         for w in writes {
@@ -263,21 +267,26 @@ extension FirestoreEngine {
             let (before, now) = (kind(previous), kind(w))
             if now == .insert {
                 if before == .delete {
-                    if let v = version(w) {
-                        throw .invalidArgument("Cannot collapse mutations with different version preconditions (null and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
-                    }
+                    // delete@epoch then update@epoch collapse (one version); the precondition is
+                    // then checked as usual.
+                    if let v = version(w), version(previous) != v { throw differentVersions(previous, v) }
                     continue
                 }
                 throw .invalidArgument("Cannot \(before.rawValue) then insert an entity in the same request.")
+            }
+            // A delete requiring the document to be missing cannot follow a write that leaves it
+            // in place.
+            if now == .delete, case .exists(false)? = w.precondition, before != .delete {
+                throw .invalidArgument("Cannot \(before.rawValue) then delete an entity in the same request.")
             }
             if case .exists(true)? = w.precondition, previous.operation == .delete {
                 throw .invalidArgument("Cannot delete then update an entity in the same request.")
             }
             // A version precondition must be the same on every write to the document; each
             // is then checked against the document as it was before the commit.
-            if let v = version(w), version(previous) != v {
-                let old = version(previous).map { "VersionPrecondition{exactBaseVersion=\($0), maxBaseVersion=null}" } ?? "null"
-                throw .invalidArgument("Cannot collapse mutations with different version preconditions (\(old) and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
+            if let v = version(w), version(previous) != v { throw differentVersions(previous, v) }
+            if now == .update, before == .delete {
+                throw .invalidArgument("Cannot delete then update an entity in the same request.")
             }
         }
     }

@@ -108,7 +108,26 @@ struct EngineTests {
           Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: nil), precondition: .exists(false))], nil),
         ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(Timestamp(seconds: -10, nanos: 0)))],
          "Only timestamps past epoch are supported."),
+        // A delete that requires a missing document after a write that leaves one (edges-tx-5).
+        ([set("c/d", ["b": .integer(1)]), Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .exists(false))],
+         "Cannot upsert then delete an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(t2)),
+          Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .exists(false))],
+         "Cannot update then delete an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(epoch)),
+          Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .exists(false))],
+         "Cannot insert then delete an entity in the same request."),
+        ([Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .updateTime(t2)),
+          Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .exists(false))], nil),
+        // delete@t then update@t: one version, but an update cannot follow a delete.
+        ([Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .updateTime(t2)),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(t2))],
+         "Cannot delete then update an entity in the same request."),
+        // delete@epoch then update@epoch collapse; the precondition is checked afterwards.
+        ([Write(key: ResourcePath(["c", "d"]), operation: .delete, precondition: .updateTime(epoch)),
+          Write(key: ResourcePath(["c", "d"]), operation: .update(fields: [:], mask: []), precondition: .updateTime(epoch))], nil),
     ]
+    static let t2 = Timestamp(seconds: 1_700_000_000, nanos: 0)
 
     @Test("several writes to one document: the emulator's refusals", arguments: sequenceCases.indices)
     func writeSequences(_ index: Int) throws {
