@@ -83,11 +83,18 @@ extension FirestoreEngine {
                 }
                 writeSlots.append(slot)
                 let current = states[slot]
+                // A version precondition holds for the document as it was before the commit; a
+                // missing one's version is when it was deleted (0: never existed).
+                let judged: Document?
+                var missingVersion: Int64 = 0
+                if case .updateTime? = write.precondition {
+                    judged = originals[slot]
+                    if judged == nil { missingVersion = try s.deletionTime(of: write.key) ?? 0 }
+                } else {
+                    judged = current
+                }
                 do throws(FirestoreError) {
-                    // (A version precondition holds for the document as it was before the commit.)
-                    let judged: Document?
-                    if case .updateTime? = write.precondition { judged = originals[slot] } else { judged = current }
-                    try WriteApplier.checkPrecondition(write, current: judged, database: db)
+                    try WriteApplier.checkPrecondition(write, current: judged, missingVersion: missingVersion, database: db)
                 } catch {
                     guard ruleset != nil else { throw error }
                     failedPrecondition = failedPrecondition ?? error

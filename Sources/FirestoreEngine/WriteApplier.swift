@@ -18,7 +18,11 @@ package enum WriteApplier {
 
     /// Throws NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION or INVALID_ARGUMENT when the
     /// write's precondition does not hold for the current document.
-    package static func checkPrecondition(_ write: Write, current: Document?, database: DatabaseID) throws(FirestoreError) {
+    ///
+    /// `missingVersion` is the version of a missing document: 0 when it never existed (so the
+    /// epoch as an update-time precondition holds, as on the emulator), else when it was deleted.
+    package static func checkPrecondition(_ write: Write, current: Document?, missingVersion: Int64 = 0,
+                                          database: DatabaseID) throws(FirestoreError) {
         var name: String { database.name(of: write.key) } // for messages only
         switch write.precondition {
         case .exists(true)? where current == nil:
@@ -27,7 +31,13 @@ package enum WriteApplier {
             throw .alreadyExists("Document already exists: \(name)")
         case .updateTime(let t)?:
             guard let current else {
-                throw .failedPrecondition("the stored version (0) does not match the required base version (\(t.microseconds)): \(name) does not exist")
+                if t.microseconds == missingVersion {
+                    // The epoch on a document that never existed: it may be created. Its deletion
+                    // time on a deleted one: the version holds, but there is nothing to update.
+                    if missingVersion != 0, write.operation != .delete { throw .notFound("No document to update: \(name)") }
+                    return
+                }
+                throw .failedPrecondition("the stored version (\(missingVersion)) does not match the required base version (\(t.microseconds)): \(name) does not exist")
             }
             let stored = current.updateTime.microseconds
             if t.microseconds > stored {

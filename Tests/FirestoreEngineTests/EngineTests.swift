@@ -140,6 +140,36 @@ struct EngineTests {
         }
     }
 
+    /// Measured on the official emulator: a document that never existed has version 0, so the
+    /// epoch as an update-time precondition holds (an update creates it); a deleted one has the
+    /// version of its deletion, which holds for a delete but leaves nothing to update.
+    @Test("a missing document's version: 0 if it never existed, its deletion time if deleted")
+    func missingDocumentVersions() async throws {
+        let e = try Self.engine()
+        let key = ResourcePath(["c", "d"])
+        func update(_ v: Int64, _ at: Precondition) -> Write {
+            Write(key: key, operation: .update(fields: ["v": .integer(v)], mask: nil), precondition: at)
+        }
+        let epoch = Precondition.updateTime(Self.epoch)
+        _ = try await e.commit(Self.db, writes: [update(1, epoch)])
+        #expect(try await e.getDocument(Self.db, key: key)?.fields == ["v": .integer(1)])
+        let deleted = try await e.commit(Self.db, writes: [Write(key: key, operation: .delete)]).commitTime
+        await #expect { try await e.commit(Self.db, writes: [update(2, epoch)]) } throws: { error in
+            (error as? FirestoreError)?.code == .failedPrecondition
+                && (error as? FirestoreError)?.message.hasPrefix("the stored version (\(deleted.microseconds)) does not match the required base version (0)") == true
+        }
+        await #expect { try await e.commit(Self.db, writes: [update(3, .updateTime(deleted))]) } throws: { error in
+            (error as? FirestoreError)?.code == .notFound
+        }
+        _ = try await e.commit(Self.db, writes: [Write(key: key, operation: .delete, precondition: .updateTime(deleted))])
+        let never = ResourcePath(["c", "never"])
+        _ = try await e.commit(Self.db, writes: [Write(key: never, operation: .delete, precondition: epoch)])
+        await #expect { try await e.commit(Self.db, writes: [Write(key: never, operation: .delete, precondition: .updateTime(Self.t2))]) } throws: { error in
+            (error as? FirestoreError)?.code == .failedPrecondition
+        }
+        #expect(try await e.getDocument(Self.db, key: key) == nil)
+    }
+
     @Test("writes with the same version precondition are each checked against the document before the commit")
     func sameVersionTwice() async throws {
         let e = try Self.engine()
