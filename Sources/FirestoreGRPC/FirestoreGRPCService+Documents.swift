@@ -32,7 +32,7 @@ extension FirestoreGRPCService {
             let descending = words.count > 1 && words[1].lowercased() == "desc"
             orderBy.append(.init(try FieldPath(parsing: String(first)), descending ? .descending : .ascending))
         }
-        let query = try Query(StructuredQuery(from: [.init(collectionID: r.collectionID)], orderBy: orderBy), parent: parent, database: db)
+        let query = try Query(StructuredQuery(from: [.init(collectionID: r.collectionID)], orderBy: orderBy), parent: parent, database: db, listing: true)
         let mask = r.hasMask ? try WireCodec.decodeMask(r.mask) : nil
         var entries: [(ResourcePath, Google_Firestore_V1_Document)] = try await engine.runQuery(query, consistency: c, identity: identity)
             .documents.map { ($0.key, WireCodec.encode($0, database: db, mask: mask)) }

@@ -149,7 +149,7 @@ extension FieldPath {
         if limited && segments.count > 20 {
             throw .invalidArgument("paths must have at most 20 elements")
         }
-        if limited && dottedByteCount > 1500 {
+        if limited && dottedByteCount >= 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes.")
         }
         for s in segments where Self.isReservedName(s) {

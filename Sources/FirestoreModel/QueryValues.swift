@@ -18,6 +18,7 @@ package enum QueryValues {
             // A reserved ID or `.`/`..` in a referenced path is refused (recursive deletes of
             // such collections fail on the SDK's cursor reference this way).
             guard let (_, path) = try? DatabaseID.parse(resourceName: name) else { break }
+            if name.hasSuffix("/") { throw .invalidArgument("Resource name \"\(name)\" has invalid trailing \"/\".") }
             try PathValidation.validateReference(path: path, name: name)
         case .map(let m) where Value.isVector(m):
             try validateVector(m)

@@ -24,7 +24,9 @@ package struct Query: Sendable, Equatable {
     package var deferredError: FirestoreError?
 
     /// Validates `structured` as Firestore does and normalizes its order.
-    package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID) throws(FirestoreError) {
+    /// `listing`: the query behind ListDocuments, which answers nothing under a parent whose IDs
+    /// pass 1500 bytes where a query refuses it (the emulator's behaviour).
+    package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID, listing: Bool = false) throws(FirestoreError) {
         if structured.from.count > 1 {
             throw .invalidArgument("StructuredQuery.from cannot have more than one collection selector.")
         }
@@ -40,6 +42,7 @@ package struct Query: Sendable, Equatable {
                 throw .invalidArgument("The query kind is longer than \(PathValidation.maxIDBytes) bytes.")
             }
         }
+        if !listing { try PathValidation.validateKeyLengths(path: parent) }
         guard structured.offset >= 0 else { throw .invalidArgument("offset is negative") }
         if let limit = structured.limit, limit < 0 { throw .invalidArgument("limit is negative") }
         self.database = database
@@ -51,8 +54,10 @@ package struct Query: Sendable, Equatable {
         }
         self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten)
         self.explicitOrderBy = structured.orderBy
-        self.startAt = structured.startAt
-        self.endAt = structured.endAt
+        // A cursor with no values is a bound every document meets: startAt and endAt (inclusive)
+        // bound nothing; startAfter and endBefore exclude everything (isEmptyByConstruction).
+        self.startAt = structured.startAt.flatMap { $0.values.isEmpty && $0.before ? nil : $0 }
+        self.endAt = structured.endAt.flatMap { $0.values.isEmpty && !$0.before ? nil : $0 }
         self.offset = structured.offset
         self.limit = structured.limit
         self.select = structured.select

@@ -50,7 +50,7 @@ extension FirestoreRESTService {
         let paged = pageSize > 0 && !showMissing
         let structured = StructuredQuery(from: [.init(collectionID: collectionID)], orderBy: orderBy,
                                          offset: paged ? offset : 0, limit: paged ? pageSize : nil)
-        let query = try Query(structured, parent: parent, database: db)
+        let query = try Query(structured, parent: parent, database: db, listing: true)
         var entries: [(ResourcePath, JSON)] = try await engine.runQuery(query, consistency: consistency, identity: identity).documents.map {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
         }

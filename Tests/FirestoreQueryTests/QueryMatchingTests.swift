@@ -94,6 +94,22 @@ struct QueryMatchingTests {
         #expect(try Self.run(nil, orderBy: order, endAt: .init(values: ["x", .integer(3)], before: false)) == ["g", "a", "c"])
     }
 
+    /// Measured on the emulator (edges-agg-5): every document meets a cursor with no values, so
+    /// start_at([]) and end_at([]) bound nothing while start_after([]) and end_before([]) exclude all.
+    @Test("a cursor with no values: inclusive bounds keep everything, exclusive ones nothing")
+    func emptyCursors() throws {
+        let order: [StructuredQuery.Order] = [.init(n)]
+        let all = try Self.run(nil, orderBy: order)
+        #expect(!all.isEmpty)
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: [], before: true)) == all)
+        #expect(try Self.run(nil, orderBy: order, endAt: .init(values: [], before: false)) == all)
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: [], before: false)).isEmpty)
+        #expect(try Self.run(nil, orderBy: order, endAt: .init(values: [], before: true)).isEmpty)
+        let afterOne = try Self.run(nil, orderBy: order, startAt: .init(values: [.integer(1)], before: false))
+        #expect(!afterOne.isEmpty && afterOne.count < all.count)
+        #expect(try Self.run(nil, orderBy: order, startAt: .init(values: [.integer(1)], before: false), endAt: .init(values: [], before: false)) == afterOne)
+    }
+
     @Test("offset and limit apply after ordering")
     func offsetLimit() throws {
         #expect(try Self.run(nil, limit: 2, offset: 1) == ["b", "c"])

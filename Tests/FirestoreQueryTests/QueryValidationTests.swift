@@ -124,6 +124,29 @@ struct QueryValidationTests {
         }
     }
 
+    @Test("a 1500-byte field path, a 1501-byte ID in the parent and a reference ending in / are refused with the emulator's messages")
+    func pathLimits() {
+        let long = FieldPath([String(repeating: "b", count: 1500)])
+        #expect(throws: FirestoreError.invalidArgument("property path is longer than 1500 bytes.")) {
+            try Self.query(.field(long, .equal, .integer(1)), orderBy: [])
+        }
+        #expect(throws: FirestoreError.invalidArgument("property path is longer than 1500 bytes.")) {
+            try Self.query(nil, orderBy: [.init(long)])
+        }
+        #expect(throws: Never.self) {
+            try Self.query(.field(FieldPath([String(repeating: "b", count: 1499)]), .equal, .integer(1)), orderBy: [])
+        }
+        let parent = ResourcePath(["c", String(repeating: "d", count: 1501)])
+        #expect(throws: FirestoreError.invalidArgument("The key path element name is longer than 1500 bytes.")) {
+            try Query(StructuredQuery(from: [.init(collectionID: "x")]), parent: parent, database: Self.db)
+        }
+        let trailing = "projects/p/databases/(default)/documents/c/"
+        #expect(throws: FirestoreError.invalidArgument("Resource name \"\(trailing)\" has invalid trailing \"/\".")) {
+            try Query(StructuredQuery(from: [.init(collectionID: "c")], orderBy: [.init(.documentName)],
+                                      startAt: .init(values: [.reference(trailing)], before: true)), parent: .root, database: Self.db)
+        }
+    }
+
     @Test("a reserved ID in a filter or cursor reference is refused")
     func reservedReferences() throws {
         let root = "projects/p/databases/(default)/documents"
