@@ -264,13 +264,14 @@ extension FirestoreEngine {
             let old = version(previous).map { "VersionPrecondition{exactBaseVersion=\($0), maxBaseVersion=null}" } ?? "null"
             return .invalidArgument("Cannot collapse mutations with different version preconditions (\(old) and VersionPrecondition{exactBaseVersion=\(v), maxBaseVersion=null})")
         }
-        var last: [ResourcePath: Write] = [:]
-        for w in writes {
-            defer { last[w.key] = w }
+        var last: [ResourcePath: Int] = [:] // a document's latest write so far, by position
+        last.reserveCapacity(writes.count)
+        for (i, w) in writes.enumerated() {
             if case .updateTime(let t)? = w.precondition, t.seconds < 0 {
                 throw .invalidArgument("Only timestamps past epoch are supported.")
             }
-            guard let previous = last[w.key] else { continue }
+            guard let p = last.updateValue(i, forKey: w.key) else { continue }
+            let previous = writes[p]
             let (before, now) = (kind(previous), kind(w))
             if now == .insert {
                 if before == .delete {
@@ -301,7 +302,7 @@ extension FirestoreEngine {
     /// Firestore stores timestamps with microsecond precision: finer digits are dropped.
     static func normalized(_ write: Write) -> Write {
         var w = write
-        if case .update(let fields, let mask) = w.operation {
+        if case .update(let fields, let mask) = w.operation, fields.values.contains(where: hasNanoseconds) {
             w.operation = .update(fields: fields.mapValues(truncatingTimestamps), mask: mask)
         }
         w.transforms = w.transforms.map { t in
@@ -316,6 +317,16 @@ extension FirestoreEngine {
             return t
         }
         return w
+    }
+
+    /// Whether a value holds a timestamp finer than microseconds.
+    static func hasNanoseconds(_ v: Value) -> Bool {
+        switch v {
+        case .timestamp(let t): t != t.truncatedToMicroseconds
+        case .array(let a): a.contains(where: hasNanoseconds)
+        case .map(let m): m.values.contains(where: hasNanoseconds)
+        default: false
+        }
     }
 
     static func truncatingTimestamps(_ v: Value) -> Value {

@@ -100,7 +100,16 @@ final class TransactionRegistry: Sendable {
     /// or their collection IDs, taking the documents exclusively in key order; commits queued
     /// on a document get it in arrival order. Throws ABORTED "Transaction lock timeout.".
     func acquire(_ keys: [ResourcePath], for transaction: [UInt8]?, clock: any EngineClock) async throws(FirestoreError) -> CommitLocks {
-        let keys = Set(keys).sorted()
+        // Every commit takes its locks in one order (any fixed order avoids deadlock).
+        var keys = keys.sorted(by: ResourcePath.byteOrdered)
+        if keys.count > 1 {
+            var unique = 1
+            for i in 1..<keys.count where keys[i] != keys[unique - 1] {
+                keys.swapAt(unique, i)
+                unique += 1
+            }
+            keys.removeLast(keys.count - unique)
+        }
         let ticket = locks.withLock { l in
             defer { l.nextTicket += 1 }
             return l.nextTicket

@@ -51,6 +51,18 @@ package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvert
         return a.segments.count < b.segments.count
     }
 
+    /// A total order by the segments' bytes, cheaper than ``<`` (no numeric IDs), for sorting
+    /// where any fixed order serves, such as the order a commit takes its locks in.
+    package static func byteOrdered(_ a: ResourcePath, _ b: ResourcePath) -> Bool {
+        for (x, y) in zip(a.segments, b.segments) {
+            switch Value.compareUTF8(x, y) {
+            case .orderedSame: continue
+            case let order: return order == .orderedAscending
+            }
+        }
+        return a.segments.count < b.segments.count
+    }
+
     /// The value of a numeric ID: a segment `__id<int64>__` (`__id7__`, `__id-3__`), as the
     /// SDKs use for the bounds of collection scans (`recursive_delete`).
     package static func numericID<S: StringProtocol>(_ segment: S) -> Int64? {

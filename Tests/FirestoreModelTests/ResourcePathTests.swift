@@ -42,6 +42,24 @@ struct ResourcePathTests {
         }
     }
 
+    @Test("byte order (the order commits take locks in) is total and consistent with equality")
+    func byteOrder() {
+        let paths = [["c", "__id10__"], ["c", "__id2__"], ["c", "a"], ["c", "a", "s", "x"], ["c", "e\u{301}"], ["c", "\u{E9}"],
+                     ["b"], ["c"], ["c", ""], ["cc", "a"]].map(ResourcePath.init)
+        for a in paths {
+            #expect(!ResourcePath.byteOrdered(a, a))
+            for b in paths where a != b {
+                #expect(ResourcePath.byteOrdered(a, b) != ResourcePath.byteOrdered(b, a), "\(a) vs \(b)")
+                for c in paths where ResourcePath.byteOrdered(a, b) && ResourcePath.byteOrdered(b, c) {
+                    #expect(ResourcePath.byteOrdered(a, c), "\(a) < \(b) < \(c)")
+                }
+            }
+        }
+        // Unlike document order, numeric IDs are ordered by their bytes.
+        #expect(ResourcePath.byteOrdered(ResourcePath(["c", "__id10__"]), ResourcePath(["c", "__id2__"])))
+        #expect(ResourcePath(["c", "__id2__"]) < ResourcePath(["c", "__id10__"]))
+    }
+
     @Test("paths and field paths are equal by bytes: canonically equivalent spellings are distinct")
     func byteEquality() {
         let composed = "\u{E9}", decomposed = "e\u{301}"
