@@ -154,7 +154,7 @@ extension FirestoreEngine {
             }
             let event = CommitEvent(database: db, commitTime: commitTime, changes: changes)
             if !changes.isEmpty {
-                s.db.afterNextTransaction { _ in feed.publish(event) }
+                s.afterCommit { feed.publish(event) }
             }
             return CommitResult(writeResults: results, commitTime: commitTime)
         }

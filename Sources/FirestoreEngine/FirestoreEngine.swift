@@ -289,7 +289,7 @@ package final class FirestoreEngine: Sendable {
             let commitMicros = self.nextCommitMicros(after: try s.meta("last_commit") ?? 0)
             try s.setMeta("last_commit", commitMicros)
             let event = CommitEvent(database: db, commitTime: Timestamp(microseconds: commitMicros), changes: [], cleared: true)
-            s.db.afterNextTransaction { _ in feed.publish(event) }
+            s.afterCommit { feed.publish(event) }
         }
         registry(db).removeAll()
     }

@@ -197,9 +197,34 @@ package final class DocumentStore: Sendable {
         try writeNow(body)
     }
 
-    /// Runs `body` in one write transaction, blocking the calling thread.
+    /// Runs `body` in one write transaction, blocking the calling thread; then, once it has
+    /// committed and before any other write can begin, the actions `body` registered with
+    /// ``StoreSession/afterCommit(_:)``, in order.
+    ///
+    /// The transaction is begun and committed with statements compiled once per connection
+    /// (GRDB's `write` compiles `BEGIN` and `COMMIT` each time), and commit actions are kept by
+    /// the session rather than as GRDB transaction observers: adding an observer makes GRDB drop
+    /// every cached statement that deletes rows, so each commit would compile them again.
     package func writeNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
-        try writer.write { db in try body(StoreSession(db: db)) }
+        try writer.writeWithoutTransaction { db in
+            let session = StoreSession(db: db)
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            let result: T
+            do {
+                result = try body(session)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            } catch {
+                if !db.isInsideTransaction { throw error }
+                do {
+                    try db.execute(sql: "ROLLBACK TRANSACTION")
+                } catch {
+                    // The first error is the one to report; the connection stays usable.
+                }
+                throw error
+            }
+            session.commitActions.run()
+            return result
+        }
     }
 
     /// Closes the underlying connections.

@@ -5,7 +5,7 @@ import GRDBSQLite
 ///
 /// Each carries a `/* raw */` marker so that GRDB's own calls never share its cached statement.
 enum RawSQL: Int, CaseIterable {
-    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry
+    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry, insertHistory, readMeta, writeMeta
 
     var text: String {
         let sql = switch self {
@@ -17,6 +17,12 @@ enum RawSQL: Int, CaseIterable {
         case .deleteDocument: "DELETE FROM document WHERE path_key = ?"
         case .insertEntry: "INSERT OR FAIL INTO field_entry (parent, field, value, path_key, collection_id, doc) VALUES (?, ?, ?, ?, ?, ?)"
         case .deleteEntry: "DELETE FROM field_entry WHERE parent = ? AND field = ? AND value = ? AND path_key = ?"
+        case .insertHistory: """
+            INSERT OR REPLACE INTO history (path_key, valid_until, path, parent, collection_id, fields, create_time, update_time)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        case .readMeta: "SELECT value FROM meta WHERE key = ?"
+        case .writeMeta: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
         }
         return sql + " /* raw */"
     }
@@ -36,7 +42,7 @@ final class RawStatementCache {
 }
 
 /// A prepared statement run through SQLite's C API on the hot paths (point reads of a
-/// document, writing documents and their field entries), where GRDB's argument boxing and
+/// document, writing documents, their field entries and history, the commit clock), where GRDB's argument boxing and
 /// its per-row column dictionaries cost more than SQLite itself.
 ///
 /// The statement is GRDB's cached statement for its SQL (see ``RawSQL``). Each run binds every

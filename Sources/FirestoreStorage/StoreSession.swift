@@ -2,12 +2,29 @@ import Foundation
 package import FirestoreModel
 package import GRDB
 
+/// What runs after a write transaction commits (see ``StoreSession/afterCommit(_:)``).
+final class CommitActions {
+    var actions: [() -> Void] = []
+
+    func run() {
+        for action in actions { action() }
+        actions = []
+    }
+}
+
 /// Document operations on one open SQLite transaction.
 package struct StoreSession {
     package let db: Database
     let statements = RawStatementCache()
+    let commitActions = CommitActions()
 
     package init(db: Database) { self.db = db }
+
+    /// Runs `action` once this session's write transaction has committed, before the next write
+    /// transaction begins (nothing, if it rolls back).
+    package func afterCommit(_ action: @escaping () -> Void) {
+        commitActions.actions.append(action)
+    }
 
     static let columns = "CAST(d.path AS BLOB), d.fields, d.create_time, d.update_time"
 
@@ -73,7 +90,7 @@ package struct StoreSession {
         var entries = FieldEntries.entries(of: document.fields)
         var id: Int64?
         if let previous {
-            try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
+            try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
             var find = try RawStatement(self, .findDocumentID)
             find.bind(pathKey)
             id = try find.first { $0.int64(0) }
@@ -143,7 +160,7 @@ package struct StoreSession {
     package func delete(_ key: ResourcePath, previous: Document?, commitMicros: Int64) throws {
         guard let previous else { return }
         let pathKey = IndexKey.encode(path: key)
-        try recordHistory(key: key, pathKey: Data(pathKey), previous: previous, commitMicros: commitMicros)
+        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
         try deleteEntries(FieldEntries.entries(of: previous.fields), parent: key.parent.description, pathKey: pathKey)
         var delete = try RawStatement(self, .deleteDocument)
         delete.bind(pathKey)
@@ -151,13 +168,17 @@ package struct StoreSession {
     }
 
     /// Keeps the state a document had before a commit, for reads at an earlier time.
-    private func recordHistory(key: ResourcePath, pathKey: Data, previous: Document?, commitMicros: Int64) throws {
-        try execute("""
-            INSERT OR REPLACE INTO history (path_key, valid_until, path, parent, collection_id, fields, create_time, update_time)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [pathKey, commitMicros, key.description, key.parent.description, key.parent.lastSegment,
-                             previous.map { Data(ValueCodec.encode(fields: $0.fields)) },
-                             previous?.createTime.microseconds, previous?.updateTime.microseconds])
+    private func recordHistory(key: ResourcePath, pathKey: [UInt8], previous: Document, commitMicros: Int64) throws {
+        var insert = try RawStatement(self, .insertHistory)
+        insert.bind(pathKey)
+        insert.bind(commitMicros)
+        insert.bind(key.description)
+        insert.bind(key.parent.description)
+        insert.bind(key.parent.lastSegment)
+        insert.bind(ValueCodec.encode(fields: previous.fields))
+        insert.bind(previous.createTime.microseconds)
+        insert.bind(previous.updateTime.microseconds)
+        try insert.run()
     }
 
     /// Deletes every document and all history (the emulator's clear endpoint).
@@ -172,11 +193,16 @@ package struct StoreSession {
 
     /// A persisted integer setting.
     package func meta(_ key: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
+        var read = try RawStatement(self, .readMeta)
+        read.bind(key)
+        return try read.first { $0.int64(0) }
     }
 
     package func setMeta(_ key: String, _ value: Int64) throws {
-        try execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
+        var write = try RawStatement(self, .writeMeta)
+        write.bind(key)
+        write.bind(value)
+        try write.run()
     }
 
     /// Runs one statement, compiled once per connection: SQLite compilation (with GRDB's
