@@ -2,6 +2,7 @@ import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("SQLite document store")
@@ -34,6 +35,33 @@ struct StoreTests {
         let back = try await store.read { s in try s.document(ResourcePath(["c", "d"])) }
         #expect(back?.fields == fields)
         #expect(back?.updateTime == Self.t)
+    }
+
+    struct Abort: Error {}
+
+    @Test("commit actions run after a write commits, in order, and not when it rolls back")
+    func commitActions() throws {
+        let store = try DocumentStore(path: nil)
+        let log = Mutex<[String]>([])
+        try store.writeNow { s in
+            try s.put(Self.doc("c/a"), previous: nil, commitMicros: Self.t.microseconds)
+            s.afterCommit { log.withLock { $0.append("first") } }
+            s.afterCommit { log.withLock { $0.append("second") } }
+            #expect(log.withLock { $0 }.isEmpty)
+        }
+        #expect(log.withLock { $0 } == ["first", "second"])
+        #expect(throws: Abort.self) {
+            try store.writeNow { s in
+                try s.put(Self.doc("c/b"), previous: nil, commitMicros: Self.t.microseconds)
+                s.afterCommit { log.withLock { $0.append("rolled back") } }
+                throw Abort()
+            }
+        }
+        #expect(log.withLock { $0 } == ["first", "second"])
+        // The failed write left nothing behind, and the store still takes writes.
+        #expect(try store.readNow { s in try s.document(ResourcePath(["c", "b"])) } == nil)
+        try store.writeNow { s in try s.put(Self.doc("c/c"), previous: nil, commitMicros: Self.t.microseconds) }
+        #expect(try store.readNow { s in try s.document(ResourcePath(["c", "c"])) } != nil)
     }
 
     @Test("updating a document to hold both spellings of a canonically equivalent name indexes both")
