@@ -112,10 +112,19 @@ actor LazyGRPCServer {
         // A window as large as the largest request, so that a big commit (a batch of 500
         // documents is ~100 KB) arrives without waiting on WINDOW_UPDATE round trips.
         config.http2.targetWindowSize = FirestoreGRPCLimits.maxRequestBytes
+        // No limit on concurrent streams, said in SETTINGS as the official emulator says it. Left
+        // unset, grpc-swift advertises none while SwiftNIO HTTP/2 still enforces its own 100: a
+        // client with 100 listeners open on one connection then starts a call, breaks the limit
+        // it was never told, and the whole connection goes (GOAWAY PROTOCOL_ERROR).
+        config.http2.maxConcurrentStreams = Int(Int32.max)
         // Any client ping is welcome: policing them (GOAWAY "too many pings") protects a shared
         // server, and only breaks connections of clients probing bandwidth or keeping alive here.
         config.connection.keepalive.clientBehavior.allowWithoutCalls = true
         config.connection.keepalive.clientBehavior.minPingIntervalWithoutCalls = .zero
+        // Every flush goes out at once. grpc-swift's default holds a response's bytes for up to
+        // 100 µs (on a timer) hoping to write more with them; a local emulator's clients mostly
+        // wait on one call at a time, so the delay only adds to each call's latency.
+        config.connection.flushCoalescing = nil
         let handoff = GRPCConnectionHandoff()
         let server = GRPCServer(transport: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config), services: [FirestoreGRPCRoutes(service: service)])
         let task = Task {

@@ -200,3 +200,34 @@ def test_listener_ended_when_rules_change(hearth, db):
             break
         threading.Event().wait(0.05)
     assert not watch.is_active and len(snapshots) == 1
+
+
+def test_many_listeners_on_one_connection(db):
+    """150 listeners on one client (one HTTP/2 connection) and calls beside them. The server
+    says in SETTINGS that it takes any number of concurrent streams, as the official emulator
+    does; had it enforced an unannounced 100, the client's next call would break the limit and
+    the whole connection would end with GOAWAY PROTOCOL_ERROR."""
+    ref = db.document("fanout/doc")
+    ref.set({"v": 0})
+    seen = [None] * 150
+    changed = threading.Condition()
+
+    def listener(i):
+        def on_snapshot(snaps, changes, t):
+            with changed:
+                seen[i] = snaps[0].get("v") if snaps and snaps[0].exists else None
+                changed.notify_all()
+        return on_snapshot
+
+    watches = [ref.on_snapshot(listener(i)) for i in range(150)]
+    try:
+        with changed:
+            assert changed.wait_for(lambda: all(v == 0 for v in seen), timeout=20), seen
+        for v in (1, 2, 3):
+            ref.set({"v": v})
+            assert ref.get().get("v") == v
+            with changed:
+                assert changed.wait_for(lambda: all(s == v for s in seen), timeout=20), seen
+    finally:
+        for w in watches:
+            w.unsubscribe()
