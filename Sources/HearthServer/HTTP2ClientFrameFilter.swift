@@ -108,6 +108,22 @@ final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    /// Whether a flush is due at the end of the event loop's current work.
+    private var flushPending = false
+
+    /// Flushes once the event loop has run the work queued now, so that what several streams
+    /// write in one pass (a change delivered to every listener on a connection) leaves in one
+    /// system call. Unlike grpc-swift's flush coalescing (a timer of up to 100 µs, turned off in
+    /// ``LazyGRPCServer``), this waits on no clock.
+    func flush(context: ChannelHandlerContext) {
+        guard !flushPending else { return }
+        flushPending = true
+        context.eventLoop.assumeIsolated().execute {
+            self.flushPending = false
+            context.flush()
+        }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .byteBuffer(let buffer) = unwrapOutboundIn(data) {
             noteWritten(buffer.readableBytesView)
