@@ -101,6 +101,8 @@ extension Evaluator {
                 switch piece {
                 case .text(let literal):
                     text += literal
+                case .templateVariable(let name):
+                    return .failure(RuleError("Variable \(name) is not bound in path template."))
                 case .interpolation(let expr):
                     if keepingPlaceholders, case .identifier(let name) = expr.kind, env.lookup(name) == nil {
                         text += "$(\(name))"

@@ -3,6 +3,12 @@ extension Lexer {
     /// Reads a path literal starting at a `/`; stops at whitespace (unless a further `/segment`
     /// follows it) or a character that cannot be part of a path. `$(…)` interpolations and parenthesised segments such as
     /// `(default)` are read whole, honouring nested parentheses and string literals.
+    ///
+    /// As the official emulator reads them: a segment may not hold a letter outside ASCII
+    /// (`/m/café` does not compile); `{name}` is a template variable (an error when
+    /// evaluated); and a `/` that no segment follows is not the path's but the division
+    /// operator (`/m/ a` is the path `/m` divided by `a`). (The emulator also reads `:` and `'`
+    /// in a segment, `/m/a:b`; Hearth does not, so that a slice such as `x[/a/b:y]` still parses.)
     mutating func scanPathLiteral() -> String {
         let start = position
         var text = ""
@@ -18,7 +24,15 @@ extension Lexer {
                 text += source.text(in: range(from: pieceStart))
                 position += ahead
                 pieceStart = position
-            } else if scalar == "/" || scalar.isPathSegmentScalar {
+            } else if scalar == "/" {
+                if position > start {
+                    guard let next = peek(1), next == "/" || next.isPathLiteralSegmentScalar || next == "$" || next == "(" || next == "{" else { break }
+                }
+                advance()
+            } else if scalar.isPathLiteralSegmentScalar {
+                advance()
+            } else if scalar == "{", position > start, peek(-1) == "/", closesBeforeWhitespace() {
+                while let inner = peek(), inner != "}" { advance() }
                 advance()
             } else if scalar == "$", peek(1) == "(" {
                 advance()
@@ -116,5 +130,11 @@ extension Unicode.Scalar {
     var isPathSegmentScalar: Bool {
         isRulesIdentifierPart || ["-", ".", "~", "%", "@", "*", "+"].contains(self)
             || (value > 0x7F && !properties.isWhitespace)
+    }
+
+    /// Characters allowed in a segment of a path literal (in an expression): ASCII only, as the
+    /// official emulator reads them.
+    var isPathLiteralSegmentScalar: Bool {
+        isASCII && isPathSegmentScalar
     }
 }

@@ -49,6 +49,20 @@ extension Parser {
                     sink.error("a path segment may not continue after '$(…)'; interpolate the whole segment, such as $(id + 'x')",
                                at: SourceRange(file: fileIndex, start: position, end: position + 1))
                 }
+            } else if scalar == "{", text.isEmpty, pieces.isEmpty {
+                // `{name}`, a whole segment (the lexer reads it only after a `/`).
+                var name = String.UnicodeScalarView()
+                position += 1
+                while position < range.end, scalars[position] != "}" {
+                    name.append(scalars[position])
+                    position += 1
+                }
+                position += 1
+                pieces.append(.templateVariable(String(name).trimmingCharacters(in: .whitespaces)))
+                if position < range.end, scalars[position] != "/" {
+                    sink.error("a path template variable must be a whole segment, such as {name}",
+                               at: SourceRange(file: fileIndex, start: position, end: position + 1))
+                }
             } else if scalar == " " || scalar == "\t" {
                 // The lexer keeps spaces in a path literal only before a `/` (`/m /a`).
                 position += 1

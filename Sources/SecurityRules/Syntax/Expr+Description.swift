@@ -11,6 +11,7 @@ extension Expr: CustomStringConvertible {
                     switch piece {
                     case .text(let text): text
                     case .interpolation(let expr): "$(\(expr))"
+                    case .templateVariable(let name): "{\(name)}"
                     }
                 }.joined()
             }.joined(separator: " ") + ")"

@@ -92,6 +92,9 @@ package enum PathPiece: Sendable {
     case text(String)
     /// `$(expression)`.
     case interpolation(Expr)
+    /// `{name}`: a path template variable; evaluating the path fails, as in the official
+    /// emulator ("Variable name is not bound in path template.").
+    case templateVariable(String)
 }
 
 extension Expr.Kind {
