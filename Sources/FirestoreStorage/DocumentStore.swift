@@ -214,12 +214,8 @@ package final class DocumentStore: Sendable {
                 result = try body(session)
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             } catch {
-                if !db.isInsideTransaction { throw error }
-                do {
-                    try db.execute(sql: "ROLLBACK TRANSACTION")
-                } catch {
-                    // The first error is the one to report; the connection stays usable.
-                }
+                // The first error is the one to report (SQLite may have rolled back already).
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
                 throw error
             }
             session.commitActions.run()

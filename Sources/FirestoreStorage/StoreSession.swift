@@ -90,7 +90,7 @@ package struct StoreSession {
         var entries = FieldEntries.entries(of: document.fields)
         var id: Int64?
         if let previous {
-            try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
+            try recordHistory(key: key, pathKey: pathKey, parent: parent, collectionID: collectionID, previous: previous, commitMicros: commitMicros)
             var find = try RawStatement(self, .findDocumentID)
             find.bind(pathKey)
             id = try find.first { $0.int64(0) }
@@ -160,21 +160,24 @@ package struct StoreSession {
     package func delete(_ key: ResourcePath, previous: Document?, commitMicros: Int64) throws {
         guard let previous else { return }
         let pathKey = IndexKey.encode(path: key)
-        try recordHistory(key: key, pathKey: pathKey, previous: previous, commitMicros: commitMicros)
-        try deleteEntries(FieldEntries.entries(of: previous.fields), parent: key.parent.description, pathKey: pathKey)
+        let parent = key.parent.description
+        try recordHistory(key: key, pathKey: pathKey, parent: parent, collectionID: key.parent.lastSegment,
+                          previous: previous, commitMicros: commitMicros)
+        try deleteEntries(FieldEntries.entries(of: previous.fields), parent: parent, pathKey: pathKey)
         var delete = try RawStatement(self, .deleteDocument)
         delete.bind(pathKey)
         try delete.run()
     }
 
     /// Keeps the state a document had before a commit, for reads at an earlier time.
-    private func recordHistory(key: ResourcePath, pathKey: [UInt8], previous: Document, commitMicros: Int64) throws {
+    private func recordHistory(key: ResourcePath, pathKey: [UInt8], parent: String, collectionID: String,
+                               previous: Document, commitMicros: Int64) throws {
         var insert = try RawStatement(self, .insertHistory)
         insert.bind(pathKey)
         insert.bind(commitMicros)
         insert.bind(key.description)
-        insert.bind(key.parent.description)
-        insert.bind(key.parent.lastSegment)
+        insert.bind(parent)
+        insert.bind(collectionID)
         insert.bind(ValueCodec.encode(fields: previous.fields))
         insert.bind(previous.createTime.microseconds)
         insert.bind(previous.updateTime.microseconds)
