@@ -7,8 +7,9 @@ extension Lexer {
     /// As the official emulator reads them: a segment may not hold a letter outside ASCII
     /// (`/m/café` does not compile); `{name}` is a template variable (an error when
     /// evaluated); and a `/` that no segment follows is not the path's but the division
-    /// operator (`/m/ a` is the path `/m` divided by `a`). (The emulator also reads `:` and `'`
-    /// in a segment, `/m/a:b`; Hearth does not, so that a slice such as `x[/a/b:y]` still parses.)
+    /// operator (`/m/ a` is the path `/m` divided by `a`); `:` and `'` belong to a segment
+    /// (`/m/a:b`), so a path ending a slice's start or a conditional's branch needs a space
+    /// before the colon (`x[/a/b : y]`).
     mutating func scanPathLiteral() -> String {
         let start = position
         var text = ""
@@ -132,9 +133,9 @@ extension Unicode.Scalar {
             || (value > 0x7F && !properties.isWhitespace)
     }
 
-    /// Characters allowed in a segment of a path literal (in an expression): ASCII only, as the
-    /// official emulator reads them.
+    /// Characters allowed in a segment of a path literal (in an expression): ASCII only, and
+    /// `:` and `'` besides, as the official emulator reads them.
     var isPathLiteralSegmentScalar: Bool {
-        isASCII && isPathSegmentScalar
+        isASCII && (isPathSegmentScalar || self == ":" || self == "'")
     }
 }

@@ -57,7 +57,7 @@ struct ExpressionGenerator<G: RandomNumberGenerator> {
         case 5:
             return "(\(expression(depth: depth + 1)))[\(expression(depth: depth + 1))]"
         case 6:
-            return "(\(expression(depth: depth + 1)))[\(expression(depth: depth + 1)):\(expression(depth: depth + 1))]"
+            return "(\(expression(depth: depth + 1)))[\(expression(depth: depth + 1)) : \(expression(depth: depth + 1))]"
         case 7:
             return "(\(expression(depth: depth + 1)) is \(pick(RuleTypeNames.all)))"
         default:
