@@ -71,6 +71,17 @@ package final class FirestoreEngine: Sendable {
         }
     }
 
+    /// Builds the field entries a query over the current documents reads, the first time its
+    /// collection ID needs them (decision 0007).
+    func prepareIndex(for query: Query) throws(FirestoreError) {
+        let store = try store(query.database)
+        do {
+            try store.prepareIndex(for: query)
+        } catch {
+            throw .internalError("Storage failure: \(error)")
+        }
+    }
+
     package var now: Timestamp { Timestamp(microseconds: clock.nowMicros()) }
 
     // MARK: Reads
@@ -156,6 +167,7 @@ package final class FirestoreEngine: Sendable {
         // A query in a read-write transaction locks its collection ID (in every parent).
         if let txn { registry(db).shareCollection(query.collectionID, for: txn) }
         let at = readTime ?? now
+        if readTime == nil { try prepareIndex(for: query) }
         let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
             if let ruleset {
@@ -205,6 +217,7 @@ package final class FirestoreEngine: Sendable {
     /// A query's results and the commit time they reflect, read in one snapshot (rules checked).
     package func snapshot(_ query: Query, identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], commitTime: Timestamp) {
         let db = query.database
+        try prepareIndex(for: query)
         let ruleset = gate(identity, db)
         let (docs, micros) = try await run(db) { s in
             if let ruleset {

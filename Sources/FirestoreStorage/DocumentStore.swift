@@ -1,5 +1,6 @@
 import Foundation
 import FirestoreModel
+package import FirestoreQuery
 package import GRDB
 
 /// The SQLite file (or in-memory database) holding one Firestore database's documents.
@@ -8,6 +9,8 @@ package import GRDB
 /// one SQLite transaction: a commit either lands whole or not at all.
 package final class DocumentStore: Sendable {
     package let writer: any DatabaseWriter
+    /// The collection IDs whose documents have field entries (decision 0007).
+    let indexed = IndexedGroups()
 
     /// Opens (creating when needed) the store at `path`, or an in-memory store when nil.
     package init(path: String?) throws {
@@ -23,6 +26,10 @@ package final class DocumentStore: Sendable {
             writer = try DatabaseQueue(configuration: config)
         }
         try Self.migrator.migrate(writer)
+        // (Read as bytes: GRDB reads text up to its first NUL, and IDs may hold NULs.)
+        indexed.insert(contentsOf: try writer.read { db in
+            try Data.fetchAll(db, sql: "SELECT CAST(collection_id AS BLOB) FROM indexed_group").map { String(decoding: $0, as: UTF8.self) }
+        })
     }
 
     static var migrator: DatabaseMigrator {
@@ -153,7 +160,24 @@ package final class DocumentStore: Sendable {
                                           pathKey: Array(d.key))
             }
         }
+        m.registerMigration("v6-field-entries-on-first-query") { db in
+            // Field entries are kept only for the collection IDs listed here (decision 0007):
+            // until now every document had them.
+            try db.execute(sql: """
+                CREATE TABLE indexed_group (collection_id TEXT PRIMARY KEY) WITHOUT ROWID;
+                INSERT INTO indexed_group (collection_id) SELECT DISTINCT collection_id FROM document;
+                """)
+        }
         return m
+    }
+
+    /// Makes sure the documents `query` ranges over have field entries if its plan reads them,
+    /// building them in one write transaction the first time a collection ID needs them
+    /// (decision 0007). Queries run without this are still answered, by a scan.
+    package func prepareIndex(for query: Query) throws {
+        let id = query.collectionID
+        guard !id.isEmpty, !indexed.contains(id), QueryPlan(query: query).usesFieldEntries else { return }
+        try writeNow { s in try s.indexGroup(id) }
     }
 
     /// Whether a value holds a geo point or vector with a -0.0 (see migration v5).
@@ -187,9 +211,9 @@ package final class DocumentStore: Sendable {
         if let queue = writer as? DatabaseQueue {
             // One connection, one queue: nothing can write while `body` runs, so its reads are
             // consistent without the read-only transaction GRDB would open (and compile) each time.
-            return try queue.unsafeRead { db in try body(StoreSession(db: db)) }
+            return try queue.unsafeRead { db in try body(StoreSession(db: db, indexed: indexed)) }
         }
-        return try writer.read { db in try body(StoreSession(db: db)) }
+        return try writer.read { db in try body(StoreSession(db: db, indexed: indexed)) }
     }
 
     /// Runs `body` in one write transaction (serialized with other writes, on the calling thread).
@@ -207,7 +231,7 @@ package final class DocumentStore: Sendable {
     /// every cached statement that deletes rows, so each commit would compile them again.
     package func writeNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
-            let session = StoreSession(db: db)
+            let session = StoreSession(db: db, indexed: indexed)
             try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
             let result: T
             do {

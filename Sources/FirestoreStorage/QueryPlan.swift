@@ -69,6 +69,8 @@ struct QueryPlan {
     /// Whether rows come from the field index: (document id, ordered value's key), with the
     /// document loaded separately; otherwise rows are whole documents.
     var drivesByField: Bool
+    /// Whether the SQL reads field entries (to drive the scan or to probe equalities).
+    var usesFieldEntries: Bool
 
     init(query: Query) {
         let scope = Scope(query: query)
@@ -103,6 +105,7 @@ struct QueryPlan {
             }.joined(separator: " UNION ALL ") + " ORDER BY 5 \(direction)"
             arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
             drivesByField = false
+            usesFieldEntries = !probes.isEmpty
         } else {
             var conditions = ["f.field = CAST(? AS TEXT)"]
             var args: StatementArguments = [Self.text(first.field.canonical)]
@@ -126,6 +129,7 @@ struct QueryPlan {
             }.joined(separator: " UNION ALL ") + " ORDER BY 2 \(direction), 3 \(direction)"
             arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
             drivesByField = true
+            usesFieldEntries = true
         }
     }
 

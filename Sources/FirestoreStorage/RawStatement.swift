@@ -5,7 +5,7 @@ import GRDBSQLite
 ///
 /// Each carries a `/* raw */` marker so that GRDB's own calls never share its cached statement.
 enum RawSQL: Int, CaseIterable {
-    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry, insertHistory, readMeta, writeMeta
+    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry, insertHistory, readMeta, writeMeta, isIndexed
 
     var text: String {
         let sql = switch self {
@@ -23,6 +23,7 @@ enum RawSQL: Int, CaseIterable {
             """
         case .readMeta: "SELECT value FROM meta WHERE key = ?"
         case .writeMeta: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+        case .isIndexed: "SELECT 1 FROM indexed_group WHERE collection_id = ?"
         }
         return sql + " /* raw */"
     }

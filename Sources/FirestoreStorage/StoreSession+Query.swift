@@ -10,10 +10,17 @@ extension StoreSession {
     /// for a field, the key index for `__name__`), narrows it with the cursors' first values and
     /// with index probes for top-level equality filters, checks every candidate against the full
     /// filter, and stops once the limit is reached at a change of the first ordered value.
+    ///
+    /// A query that would read field entries of a collection ID that has none yet (decision
+    /// 0007) scans its collection instead (see ``DocumentStore/prepareIndex(for:)``).
     package func runQuery(_ query: Query) throws -> [Document] {
         let needed = query.limit.map { query.offset + $0 }
         if needed == 0 { return [] }
         let plan = QueryPlan(query: query)
+        if plan.usesFieldEntries {
+            let indexed = try !query.collectionID.isEmpty && hasEntries(of: query.collectionID)
+            if !indexed { return try scanQuery(query) }
+        }
         var collected: [Document] = []
         var lastOrderKey: Data?
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
@@ -34,6 +41,19 @@ extension StoreSession {
             lastOrderKey = orderKey
         }
         return query.arrange(collected)
+    }
+
+    /// Runs a query by reading every document in its scope and evaluating it in memory.
+    func scanQuery(_ query: Query) throws -> [Document] {
+        var matching: [Document] = []
+        for (condition, arguments) in QueryPlan.Scope(query: query).arms("d") {
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM document d WHERE \(condition)", arguments: arguments)
+            while let row = try rows.next() {
+                let document = try Self.document(from: row)
+                if query.matches(document) { matching.append(document) }
+            }
+        }
+        return query.arrange(matching)
     }
 
     /// Runs a query against the documents as they were at `readTime` (microseconds).

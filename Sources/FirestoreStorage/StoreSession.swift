@@ -17,8 +17,24 @@ package struct StoreSession {
     package let db: Database
     let statements = RawStatementCache()
     let commitActions = CommitActions()
+    /// The collection IDs whose documents have field entries (decision 0007); nil: every ID's
+    /// do (a session outside a ``DocumentStore``, as in migrations).
+    let indexed: IndexedGroups?
 
-    package init(db: Database) { self.db = db }
+    package init(db: Database) {
+        self.db = db
+        indexed = nil
+    }
+
+    init(db: Database, indexed: IndexedGroups) {
+        self.db = db
+        self.indexed = indexed
+    }
+
+    /// Whether writes maintain the field entries of documents in collections named `collectionID`.
+    func maintainsEntries(of collectionID: String) -> Bool {
+        indexed?.contains(collectionID) ?? true
+    }
 
     /// Runs `action` once this session's write transaction has committed, before the next write
     /// transaction begins (nothing, if it rolls back).
@@ -87,7 +103,8 @@ package struct StoreSession {
         let parent = key.parent.description
         let collectionID = key.parent.lastSegment
         let fields = ValueCodec.encode(fields: document.fields)
-        var entries = FieldEntries.entries(of: document.fields)
+        let indexing = maintainsEntries(of: collectionID)
+        var entries = indexing ? FieldEntries.entries(of: document.fields) : []
         var id: Int64?
         if let previous {
             try recordHistory(key: key, pathKey: pathKey, parent: parent, collectionID: collectionID, previous: previous, commitMicros: commitMicros)
@@ -101,6 +118,7 @@ package struct StoreSession {
                 update.bind(document.updateTime.microseconds)
                 update.bind(id)
                 try update.run()
+                guard indexing else { return }
                 // Entries the new version shares with the previous one stay; the others go. Paths
                 // are matched by their bytes (FieldName), as the table's text column holds them.
                 var stale = Dictionary(FieldEntries.entries(of: previous.fields).map { (FieldName($0.0), $0.1) },
@@ -161,9 +179,12 @@ package struct StoreSession {
         guard let previous else { return }
         let pathKey = IndexKey.encode(path: key)
         let parent = key.parent.description
-        try recordHistory(key: key, pathKey: pathKey, parent: parent, collectionID: key.parent.lastSegment,
+        let collectionID = key.parent.lastSegment
+        try recordHistory(key: key, pathKey: pathKey, parent: parent, collectionID: collectionID,
                           previous: previous, commitMicros: commitMicros)
-        try deleteEntries(FieldEntries.entries(of: previous.fields), parent: parent, pathKey: pathKey)
+        if maintainsEntries(of: collectionID) {
+            try deleteEntries(FieldEntries.entries(of: previous.fields), parent: parent, pathKey: pathKey)
+        }
         var delete = try RawStatement(self, .deleteDocument)
         delete.bind(pathKey)
         try delete.run()
@@ -182,6 +203,39 @@ package struct StoreSession {
         insert.bind(previous.createTime.microseconds)
         insert.bind(previous.updateTime.microseconds)
         try insert.run()
+    }
+
+    /// Gives every document in collections named `collectionID` its field entries and lists the
+    /// ID in `indexed_group`, unless it is listed already (decision 0007). Runs in a write
+    /// transaction; the store learns of the listing once it commits.
+    func indexGroup(_ collectionID: String) throws {
+        var listed = try RawStatement(self, .isIndexed)
+        listed.bind(collectionID)
+        if try listed.first({ _ in true }) == nil {
+            try db.execute(sql: "INSERT INTO indexed_group (collection_id) VALUES (CAST(? AS TEXT))",
+                           arguments: [QueryPlan.text(collectionID)])
+            // Top-level collections (parent = ID) and nested ones (the group index), as a collection group query reads them.
+            for condition in ["parent = CAST(? AS TEXT)", "collection_id = CAST(? AS TEXT) AND parent <> collection_id"] {
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(parent AS BLOB), path_key, fields FROM document WHERE \(condition)",
+                                               arguments: [QueryPlan.text(collectionID)])
+                while let row = try rows.next() {
+                    let fields = try ValueCodec.decodeFields(Array(row[3] as Data))
+                    let parent = String(decoding: row[1] as Data, as: UTF8.self)
+                    try insertEntries(FieldEntries.entries(of: fields), doc: row[0], parent: parent, collectionID: collectionID,
+                                      pathKey: Array(row[2] as Data))
+                }
+            }
+        }
+        if let indexed { afterCommit { indexed.insert(collectionID) } }
+    }
+
+    /// Whether the documents of collections named `collectionID` have field entries in this
+    /// session's snapshot.
+    func hasEntries(of collectionID: String) throws -> Bool {
+        guard indexed != nil else { return true }
+        var listed = try RawStatement(self, .isIndexed)
+        listed.bind(collectionID)
+        return try listed.first { _ in true } ?? false
     }
 
     /// Deletes every document and all history (the emulator's clear endpoint).

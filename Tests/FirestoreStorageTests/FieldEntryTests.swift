@@ -24,10 +24,18 @@ struct FieldEntryTests {
             let viaIndex = try await store.read { try $0.runQuery(q) }.map(\.key)
             let expected = q.arrange(docs.filter(q.matches)).map(\.key)
             #expect(viaIndex == expected, "\(sq) under \(parent)", sourceLocation: sourceLocation)
+            // The scan a query falls back to where its collection ID has no entries agrees too.
+            let viaScan = try await store.read { try $0.scanQuery(q) }.map(\.key)
+            #expect(viaScan == expected, "\(sq) under \(parent), by a scan", sourceLocation: sourceLocation)
             // A read at a later time sees the same documents (through the history path).
             let later = try await store.read { try $0.runQuery(q, at: 1_000_000) }.map(\.key)
             #expect(later == expected, "\(sq) under \(parent), at a read time", sourceLocation: sourceLocation)
         }
+    }
+
+    /// Lists collection IDs as having field entries, building them (decision 0007).
+    static func index(_ store: DocumentStore, _ ids: [String]) throws {
+        try store.writeNow { s in for id in ids { try s.indexGroup(id) } }
     }
 
     /// Rows in `field_entry` must be exactly the entries of the current documents.
@@ -84,6 +92,7 @@ struct FieldEntryTests {
         let store = try DocumentStore(path: nil)
         let written = docs
         try await store.write { s in for d in written { try s.put(d, previous: nil, commitMicros: 1_000) } }
+        try Self.index(store, ["x", "y"])
         try await Self.expectAgreement(store, docs, Self.groupQueries("x") + Self.groupQueries("y"))
         try await Self.expectExactEntries(store, docs)
     }
@@ -94,6 +103,7 @@ struct FieldEntryTests {
         var generator = IndexKeyTests.Generator(state: 42)
         let keys = ["x/a", "x/b", "n/1/x/c", "n/2/x/d", "x/e"]
         let store = try DocumentStore(path: nil)
+        try Self.index(store, ["x"])
         var current: [String: Document] = [:]
         func randomFields() -> [FieldName: Value] {
             var fields: [FieldName: Value] = [:]
@@ -124,6 +134,50 @@ struct FieldEntryTests {
                 ])
             }
         }
+    }
+
+    @Test("a collection ID's entries are built by its first query, kept by later writes, and listed across reopening")
+    func entriesOnFirstQuery() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-lazy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("db.sqlite").path
+        var docs = [
+            Self.doc("x/a", ["v": .integer(3), "tag": "odd"]), Self.doc("x/b", ["v": .integer(1), "tag": "even"]),
+            Self.doc("n/1/x/c", ["v": .integer(2)]), Self.doc("y/d", ["v": .integer(0)]),
+        ]
+        let store = try DocumentStore(path: path)
+        let written = docs
+        try store.writeNow { s in for d in written { try s.put(d, previous: nil, commitMicros: 1_000) } }
+        // No query has needed them yet: no entries, and queries are answered by a scan.
+        try await Self.expectExactEntries(store, [])
+        try await Self.expectAgreement(store, docs, Self.groupQueries("x") + Self.groupQueries("y"))
+        // A query ordered by a field builds the entries of every collection named x (and only those).
+        let byV = try Query(.init(from: [.init(collectionID: "x")], orderBy: [.init(Self.v)]), parent: .root, database: Self.db)
+        try store.prepareIndex(for: byV)
+        try await Self.expectExactEntries(store, Array(docs[0..<3]))
+        // Ordered by name with no filter, a query reads no entries and builds none.
+        try store.prepareIndex(for: Query(.init(from: [.init(collectionID: "y")]), parent: .root, database: Self.db))
+        try await Self.expectExactEntries(store, Array(docs[0..<3]))
+        // Writes keep x's entries exact and leave y's unbuilt.
+        let update = Self.doc("x/a", ["v": .integer(7)], micros: 2_000), added = Self.doc("n/2/x/e", ["v": .integer(4)], micros: 2_000)
+        try store.writeNow { s in
+            try s.put(update, previous: docs[0], commitMicros: 2_000)
+            try s.put(added, previous: nil, commitMicros: 2_000)
+            try s.delete(docs[1].key, previous: docs[1], commitMicros: 2_000)
+            try s.put(Self.doc("y/f", ["v": .integer(5)], micros: 2_000), previous: nil, commitMicros: 2_000)
+        }
+        docs = [update, docs[2], docs[3], added, Self.doc("y/f", ["v": .integer(5)], micros: 2_000)]
+        try await Self.expectExactEntries(store, [update, docs[1], added])
+        try await Self.expectAgreement(store, docs, Self.groupQueries("x") + Self.groupQueries("y"))
+        try store.close()
+        // Reopened, the store still knows x is listed: a write there keeps its entries.
+        let reopened = try DocumentStore(path: path)
+        defer { try? reopened.close() }
+        let more = Self.doc("x/g", ["v": .integer(9)], micros: 3_000)
+        try reopened.writeNow { s in try s.put(more, previous: nil, commitMicros: 3_000) }
+        try await Self.expectExactEntries(reopened, [update, docs[1], added, more])
+        try await Self.expectAgreement(reopened, docs + [more], Self.groupQueries("x") + Self.groupQueries("y"))
     }
 
     @Test("the v4 migration rebuilds the field index of a database written with the v3 layout")

@@ -1,7 +1,8 @@
 import FirestoreModel
 import FirestoreQuery
-import FirestoreStorage
+@testable import FirestoreStorage
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -72,6 +73,7 @@ struct StoreTests {
         let paths = ["c/d0", "c/d1"]
         let before = [Self.doc(paths[0], [composed: .integer(1)]), Self.doc(paths[1], [decomposed: .integer(1)])]
         let store = try await Self.store(before)
+        try store.writeNow { s in try s.indexGroup("c") }
         for (path, previous) in zip(paths, before) {
             let after = Self.doc(path, [composed: .integer(1), decomposed: .integer(1)])
             try await store.write { try $0.put(after, previous: previous, commitMicros: Self.t.microseconds + 1) }
@@ -101,6 +103,9 @@ struct StoreTests {
             Self.doc("c/a", ["x": .integer(1)]), Self.doc("c/a\u{0}b", ["x": .integer(2), "f\u{0}g": .integer(1)]),
             Self.doc("c/a\u{0}c", ["x": .integer(3)]), Self.doc("c\u{0}x/d", ["x": .integer(4)]), Self.doc("c/a\u{0}b/s/t", ["x": .integer(5)]),
         ])
+        // Entries built as a first query builds them (decision 0007), for IDs and parents holding NUL.
+        try store.writeNow { s in for id in ["c", "c\u{0}x", "s"] { try s.indexGroup(id) } }
+        #expect(try store.readNow { s in try Int.fetchOne(s.db, sql: "SELECT COUNT(*) FROM field_entry") } == 6)
         func ids(_ structured: StructuredQuery, parent: ResourcePath = .root) async throws -> [String] {
             let q = try Query(structured, parent: parent, database: Self.db)
             return try await store.read { try $0.runQuery(q) }.map { $0.key.description }
@@ -138,6 +143,8 @@ struct StoreTests {
         docs.append(Self.doc("other/x", ["group": .integer(1), "rank": .integer(5)]))
         docs.append(Self.doc("items/i000/items/sub", ["group": .integer(1), "rank": .integer(5)]))
         let store = try await Self.store(docs)
+        // Built as a first query would build them (decision 0007).
+        try store.writeNow { s in try s.indexGroup("items") }
         let group = FieldPath(["group"]), rank = FieldPath(["rank"]), name = FieldPath(["name"])
         let queries: [StructuredQuery] = [
             .init(from: [.init(collectionID: "items")], filter: .field(group, .equal, .integer(3)), orderBy: [.init(rank)], limit: 10),
