@@ -100,7 +100,7 @@ enum FirestoreGRPCLimits {
 /// multiplexer hands it.
 actor LazyGRPCServer {
     let service: FirestoreGRPCService
-    private var started: (server: GRPCServer<HTTP2ServerTransport.Custom<GRPCConnectionHandoff>>, task: Task<Void, any Error>,
+    private var started: (server: GRPCServer<ClientDeadlineTransport<HTTP2ServerTransport.Custom<GRPCConnectionHandoff>>>, task: Task<Void, any Error>,
                           handoff: GRPCConnectionHandoff)?
 
     init(service: FirestoreGRPCService) { self.service = service }
@@ -126,7 +126,8 @@ actor LazyGRPCServer {
         // wait on one call at a time, so the delay only adds to each call's latency.
         config.connection.flushCoalescing = nil
         let handoff = GRPCConnectionHandoff()
-        let server = GRPCServer(transport: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config), services: [FirestoreGRPCRoutes(service: service)])
+        let transport = ClientDeadlineTransport(inner: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config))
+        let server = GRPCServer(transport: transport, services: [FirestoreGRPCRoutes(service: service)])
         let task = Task {
             do {
                 try await server.serve()

@@ -1,6 +1,7 @@
 """The real google-cloud-firestore client against Hearth over gRPC."""
 import datetime
 import threading
+import time
 
 import pytest
 from google.api_core import exceptions
@@ -213,3 +214,32 @@ def test_firebase_admin_client(hearth):
     client.document("admins/root").set({"ok": True})
     assert client.document("admins/root").get().get("ok") is True
     firebase_admin.delete_app(app)
+
+
+def test_client_deadline_on_a_commit_waiting_for_a_lock(db):
+    # The deadline is the client's (Hearth takes grpc-timeout out of the call's metadata, see
+    # decision 0005): a commit held by another transaction's read lock ends DEADLINE_EXCEEDED
+    # for its caller when the deadline passes, and the server goes on serving.
+    ref = db.document("locked/doc")
+    ref.set({"n": 0})
+    other = firestore.Client(project=db.project)
+    outcome = {}
+
+    @firestore.transactional
+    def hold(tx):
+        ref.get(transaction=tx)  # a read lock until this transaction ends
+        start = time.monotonic()
+        try:
+            other.document(ref.path).set({"n": 5}, timeout=0.3, retry=None)
+            outcome["result"] = "written"
+        except exceptions.DeadlineExceeded:
+            outcome["result"] = "deadline"
+        outcome["elapsed"] = time.monotonic() - start
+        tx.update(ref, {"n": 1})
+
+    hold(db.transaction())
+    assert outcome["result"] == "deadline"
+    assert outcome["elapsed"] < 1.5  # the client's 0.3 s, not the 2 s lock timeout
+    assert ref.get().exists
+    other.document("locked/after").set({"ok": True})
+    assert other.document("locked/after").get().get("ok") is True
