@@ -222,7 +222,7 @@ package enum IndexKey {
     /// Bytes with 0x00 escaped as 0x00 0xFF, terminated by 0x00 0x01.
     /// (A cut text ends with 0x00 0x02 instead, after every whole text with the same bytes.)
     static func appendEscaped<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8], terminator: UInt8 = 0x01) {
-        let copied = bytes.withContiguousStorageIfAvailable { buffer in
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             // Most text holds no 0x00: copy it whole.
             if !buffer.contains(0) { out.append(contentsOf: buffer) } else { appendEscaping(buffer, to: &out) }
         }

@@ -10,7 +10,10 @@ extension Evaluator {
         case .failure(let error): return .failure(error)
         }
         switch name {
-        case "get", "getAfter", "exists", "existsAfter" where ruleset.service == .firestore:
+        // (Firestore rules only: in Cloud Storage rules the lookups are `firestore.get(…)` and
+        // `firestore.exists(…)`, and a bare `get(…)` is an undeclared function.)
+        case "get" where ruleset.service == .firestore, "getAfter" where ruleset.service == .firestore,
+             "exists" where ruleset.service == .firestore, "existsAfter" where ruleset.service == .firestore:
             return lookup(name, values, at: expr.id)
         case "debug":
             if let value = values.first { record(debug: value, at: expr) }
