@@ -209,9 +209,7 @@ package struct StoreSession {
     /// ID in `indexed_group`, unless it is listed already (decision 0007). Runs in a write
     /// transaction; the store learns of the listing once it commits.
     func indexGroup(_ collectionID: String) throws {
-        var listed = try RawStatement(self, .isIndexed)
-        listed.bind(collectionID)
-        if try listed.first({ _ in true }) == nil {
+        if try !isListed(collectionID) {
             try db.execute(sql: "INSERT INTO indexed_group (collection_id) VALUES (CAST(? AS TEXT))",
                            arguments: [QueryPlan.text(collectionID)])
             // Top-level collections (parent = ID) and nested ones (the group index), as a collection group query reads them.
@@ -233,6 +231,11 @@ package struct StoreSession {
     /// session's snapshot.
     func hasEntries(of collectionID: String) throws -> Bool {
         guard indexed != nil else { return true }
+        return try isListed(collectionID)
+    }
+
+    /// Whether `indexed_group` lists `collectionID`.
+    private func isListed(_ collectionID: String) throws -> Bool {
         var listed = try RawStatement(self, .isIndexed)
         listed.bind(collectionID)
         return try listed.first { _ in true } ?? false

@@ -33,6 +33,13 @@ struct FieldEntryTests {
         }
     }
 
+    /// A new empty directory for a store file; the caller removes it.
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     /// Lists collection IDs as having field entries, building them (decision 0007).
     static func index(_ store: DocumentStore, _ ids: [String]) throws {
         try store.writeNow { s in for id in ids { try s.indexGroup(id) } }
@@ -138,8 +145,7 @@ struct FieldEntryTests {
 
     @Test("a collection ID's entries are built by its first query, kept by later writes, and listed across reopening")
     func entriesOnFirstQuery() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-lazy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("db.sqlite").path
         var docs = [
@@ -182,8 +188,7 @@ struct FieldEntryTests {
 
     @Test("the v4 migration rebuilds the field index of a database written with the v3 layout")
     func migrationFromV3() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-migration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("db.sqlite").path
         let docs = [
