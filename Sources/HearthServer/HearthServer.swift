@@ -69,18 +69,22 @@ package struct HearthServer: Sendable {
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
         defer { engine.stores.closeAll() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var ports = httpPorts.stream.makeAsyncIterator()
-            guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
-            let multiplexer = PortMultiplexer(http1Port: httpPort, grpc: { await grpc.handoff() })
-            let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
-            await onRunning(publicChannel.localAddress?.port ?? configuration.port)
-            // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
-            _ = try await group.next()
-            await grpc.shutdown()
-            try? await publicChannel.close()
-            group.cancelAll()
+        // The HTTP server's tasks (Hummingbird's per-connection tasks are children of this
+        // group's) stay on their connection's event loop too.
+        try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.runService() }
+                var ports = httpPorts.stream.makeAsyncIterator()
+                guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
+                let multiplexer = PortMultiplexer(http1Port: httpPort, grpc: { await grpc.handoff() })
+                let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
+                await onRunning(publicChannel.localAddress?.port ?? configuration.port)
+                // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
+                _ = try await group.next()
+                await grpc.shutdown()
+                try? await publicChannel.close()
+                group.cancelAll()
+            }
         }
     }
 }
@@ -100,7 +104,7 @@ enum FirestoreGRPCLimits {
 /// multiplexer hands it.
 actor LazyGRPCServer {
     let service: FirestoreGRPCService
-    private var started: (server: GRPCServer<ClientDeadlineTransport<HTTP2ServerTransport.Custom<GRPCConnectionHandoff>>>, task: Task<Void, any Error>,
+    private var started: (server: GRPCServer<TunedServerTransport<HTTP2ServerTransport.Custom<GRPCConnectionHandoff>>>, task: Task<Void, any Error>,
                           handoff: GRPCConnectionHandoff)?
 
     init(service: FirestoreGRPCService) { self.service = service }
@@ -126,9 +130,13 @@ actor LazyGRPCServer {
         // wait on one call at a time, so the delay only adds to each call's latency.
         config.connection.flushCoalescing = nil
         let handoff = GRPCConnectionHandoff()
-        let transport = ClientDeadlineTransport(inner: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config))
+        // Listen and Write answer as changes come: their responses are never held back.
+        let transport = TunedServerTransport(inner: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config),
+                                             streamsLive: { ["Listen", "Write"].contains($0.method) })
         let server = GRPCServer(transport: transport, services: [FirestoreGRPCRoutes(service: service)])
-        let task = Task {
+        // Every call's task (grpc-swift's per-connection and per-stream tasks are children of
+        // this one, and inherit it) stays on its connection's event loop.
+        let task = Task(executorPreference: EventLoopTaskExecutor.singleton) {
             do {
                 try await server.serve()
             } catch {
