@@ -15,6 +15,12 @@ package struct FirestoreGRPCRoutes: RegistrableRPCService {
 
     package init(service: FirestoreGRPCService) { self.service = service }
 
+    /// The methods whose responses are made as changes come (Listen, Write): a transport must
+    /// send each response as it is written, never hold it back for the next.
+    package static let liveStreams: Set<MethodDescriptor> = [
+        Google_Firestore_V1_Firestore.Method.Listen.descriptor, Google_Firestore_V1_Firestore.Method.Write.descriptor,
+    ]
+
     package func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
         service.registerMethods(with: &router)
         typealias Method = Google_Firestore_V1_Firestore.Method

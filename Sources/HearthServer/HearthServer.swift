@@ -130,9 +130,8 @@ actor LazyGRPCServer {
         // wait on one call at a time, so the delay only adds to each call's latency.
         config.connection.flushCoalescing = nil
         let handoff = GRPCConnectionHandoff()
-        // Listen and Write answer as changes come: their responses are never held back.
         let transport = TunedServerTransport(inner: HTTP2ServerTransport.Custom(listenerFactory: handoff, config: config),
-                                             streamsLive: { ["Listen", "Write"].contains($0.method) })
+                                             liveStreams: FirestoreGRPCRoutes.liveStreams)
         let server = GRPCServer(transport: transport, services: [FirestoreGRPCRoutes(service: service)])
         // Every call's task (grpc-swift's per-connection and per-stream tasks are children of
         // this one, and inherit it) stays on its connection's event loop.

@@ -14,13 +14,13 @@ import Synchronization
 /// which ends the call here too.
 ///
 /// **A call's response goes out in as few writes as it can** (`CoalescingResponseWriter`),
-/// except for the calls that `streamsLive` names (Listen and Write, whose responses must leave
-/// as they are made).
+/// except for the methods in `liveStreams` (Listen and Write, whose responses must leave as
+/// they are made).
 struct TunedServerTransport<Inner: ServerTransport>: ServerTransport where Inner.Bytes: Sendable {
     typealias Bytes = Inner.Bytes
 
     let inner: Inner
-    let streamsLive: @Sendable (MethodDescriptor) -> Bool
+    let liveStreams: Set<MethodDescriptor>
 
     func configure(context: GRPCServerContext) {
         inner.configure(context: context)
@@ -33,7 +33,7 @@ struct TunedServerTransport<Inner: ServerTransport>: ServerTransport where Inner
                 metadata.removeAllValues(forKey: "grpc-timeout")
                 return .metadata(metadata)
             }
-            let outbound = streamsLive(stream.descriptor)
+            let outbound = liveStreams.contains(stream.descriptor)
                 ? stream.outbound
                 : RPCWriter.Closable(wrapping: CoalescingResponseWriter(inner: stream.outbound))
             await streamHandler(RPCStream(descriptor: stream.descriptor, inbound: RPCAsyncSequence(wrapping: inbound), outbound: outbound),
@@ -52,8 +52,8 @@ struct TunedServerTransport<Inner: ServerTransport>: ServerTransport where Inner
 /// messages when it is large.
 ///
 /// grpc-swift writes the headers, each message and the trailers one `await` apart, and SwiftNIO
-/// flushes each write it is given on its own: a point read went out as three socket writes
-/// (11-byte headers, the document, 10-byte trailers), and the client woke for each.
+/// flushes each write it is given on its own: a point read went out as three event-loop tasks,
+/// flushes and socket writes (11-byte headers, the document, 10-byte trailers).
 final class CoalescingResponseWriter<Bytes: GRPCContiguousBytes & Sendable>: ClosableRPCWriterProtocol, Sendable {
     typealias Element = RPCResponsePart<Bytes>
 
@@ -79,8 +79,7 @@ final class CoalescingResponseWriter<Bytes: GRPCContiguousBytes & Sendable>: Clo
             case .status:
                 break
             }
-            defer { held = ([], 0) }
-            return held.parts
+            return Self.take(&held)
         }
         if let due { try await inner.write(contentsOf: due) }
     }
@@ -103,10 +102,13 @@ final class CoalescingResponseWriter<Bytes: GRPCContiguousBytes & Sendable>: Clo
     /// transport is closing) goes out as it would have: a failed write only means that the
     /// stream is gone already.
     private func writeHeld() async {
-        let rest = held.withLock { held in
-            defer { held = ([], 0) }
-            return held.parts
-        }
+        let rest = held.withLock { Self.take(&$0) }
         if !rest.isEmpty { try? await inner.write(contentsOf: rest) }
+    }
+
+    /// Everything held, leaving nothing.
+    private static func take(_ held: inout (parts: [Element], bytes: Int)) -> [Element] {
+        defer { held = ([], 0) }
+        return held.parts
     }
 }
