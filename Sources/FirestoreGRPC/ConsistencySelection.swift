@@ -62,3 +62,12 @@ extension Google_Firestore_V1_RunAggregationQueryRequest {
         }
     }
 }
+
+extension Google_Firestore_V1_PartitionQueryRequest {
+    var selection: ConsistencySelection {
+        switch consistencySelector {
+        case .readTime(let t)?: ConsistencySelection(readTime: t)
+        case nil: ConsistencySelection()
+        }
+    }
+}

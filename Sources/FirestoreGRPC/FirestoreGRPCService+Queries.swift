@@ -58,13 +58,21 @@ extension FirestoreGRPCService {
         try await writer.write(response)
     }
 
-    /// One partition covers the whole query: Firestore may return fewer partitions than asked.
+    /// Split points of a collection-group query (see ``FirestoreEngine/partitionQuery``), each
+    /// a cursor holding one document reference.
     func partitionQuery(_ r: Google_Firestore_V1_PartitionQueryRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_PartitionQueryResponse {
         let (db, parent) = try Self.parent(r.parent)
-        if case .structuredQuery(let sq)? = r.queryType {
-            _ = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
+        guard case .structuredQuery(let sq)? = r.queryType else { throw .invalidArgument("A structured query is required.") }
+        let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
+        let (c, _) = try consistency(db, r.selection)
+        let page = try await engine.partitionQuery(query, count: r.partitionCount, pageSize: r.pageSize, pageToken: r.pageToken,
+                                                   consistency: c, identity: identity)
+        var response = Google_Firestore_V1_PartitionQueryResponse()
+        response.partitions = page.points.map { key in
+            WireCodec.encode(StructuredQuery.Cursor(values: [.reference(db.name(of: key))], before: false))
         }
-        return Google_Firestore_V1_PartitionQueryResponse()
+        response.nextPageToken = page.nextPageToken
+        return response
     }
 
     func listCollectionIds(_ r: Google_Firestore_V1_ListCollectionIdsRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_ListCollectionIdsResponse {

@@ -165,10 +165,27 @@ extension FirestoreRESTService {
         return .ok(.object(pairs))
     }
 
-    /// One partition covering the whole query: Firestore allows fewer partitions than asked.
-    func partitionQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON) async throws(FirestoreError) -> RESTReply {
+    /// Split points of a collection-group query (see ``FirestoreEngine/partitionQuery``).
+    func partitionQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["structuredQuery", "partitionCount", "pageToken", "pageSize", "readTime"], at: "")
-        _ = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
-        return .ok(.object([]))
+        let q = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
+        let count = try RESTCodec.field(body, "partitionCount").map { j throws(FirestoreError) in try RESTCodec.decodeInt64(j, at: "partition_count") } ?? 0
+        let pageSize = try RESTCodec.field(body, "pageSize").map { j throws(FirestoreError) in try RESTCodec.decodeInt32(j, at: "page_size") } ?? 0
+        var token = ""
+        switch RESTCodec.field(body, "pageToken") {
+        case .string(let t)?: token = t
+        case nil: break
+        case let other?: throw RESTCodec.bad("page_token", "(TYPE_STRING), \(other.serialized)")
+        }
+        let (c, _) = try consistency(db, transaction: nil, readTime: RESTCodec.field(body, "readTime"), newTransaction: nil)
+        let page = try await engine.partitionQuery(q, count: count, pageSize: pageSize, pageToken: token, consistency: c, identity: identity)
+        var pairs: [(String, JSON)] = []
+        if !page.points.isEmpty {
+            pairs.append(("partitions", .array(page.points.map { key in
+                .object([("values", .array([RESTCodec.encode(.reference(db.name(of: key)))]))])
+            })))
+        }
+        if !page.nextPageToken.isEmpty { pairs.append(("nextPageToken", .string(page.nextPageToken))) }
+        return .ok(.object(pairs))
     }
 }

@@ -103,7 +103,7 @@ package struct FirestoreRESTService: Sendable {
         case "listCollectionIds":
             try identity.requireAdmin("Metadata operations")
             return try await listCollectionIds(db, parent: parent, body)
-        default: return try await partitionQuery(db, parent: parent, body)
+        default: return try await partitionQuery(db, parent: parent, body, identity: identity)
         }
     }
 

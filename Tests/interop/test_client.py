@@ -162,6 +162,24 @@ def test_collection_group_and_listing(db):
     assert list(db.collection_group("messages").stream())[0].id == "m3"
 
 
+def test_partition_query_splits_a_collection_group(db):
+    batch = db.batch()
+    for i in range(120):
+        batch.set(db.document(f"{'a' if i % 2 else 'b'}/p/parts/d{i:03}"), {"i": i})
+    batch.commit()
+    db.document("elsewhere/x").set({"i": -1})
+    group = db.collection_group("parts")
+    partitions = list(group.get_partitions(3))
+    assert len(partitions) == 4
+    seen = [[s.get("i") for s in p.query().stream()] for p in partitions]
+    assert [len(run) for run in seen] == [30, 30, 30, 30]
+    assert sorted(i for run in seen for i in run) == list(range(120))
+    assert partitions[1].start_at.path == partitions[0].end_at.path
+    assert len(list(db.collection_group("none").get_partitions(5))) == 1
+    with pytest.raises(exceptions.InvalidArgument):
+        list(group.get_partitions(0))
+
+
 def test_recursive_delete_every_id(db):
     # The SDK scans a collection from `__id-9223372036854775808__`, a numeric ID that sorts
     # before every other ID; IDs with digits and capitals sort below '_' as strings.
