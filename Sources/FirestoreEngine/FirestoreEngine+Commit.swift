@@ -221,7 +221,7 @@ extension FirestoreEngine {
         }
         for path in write.transforms.map(\.fieldPath) {
             if path.isDocumentName { throw .invalidArgument("Cannot transform '__name__'.") }
-            try path.validateAsReference(limited: false)
+            try path.validateAsReference(limited: false, use: .transform)
             for other in write.transforms.map(\.fieldPath) where other != path && other.isPrefixed(by: path) {
                 throw .invalidArgument("Cannot transform property \(path.canonical) and its nested property at the same time.")
             }
@@ -303,15 +303,15 @@ extension FirestoreEngine {
     static func normalized(_ write: Write) -> Write {
         var w = write
         if case .update(let fields, let mask) = w.operation, fields.values.contains(where: hasNanoseconds) {
-            w.operation = .update(fields: fields.mapValues(truncatingTimestamps), mask: mask)
+            w.operation = .update(fields: fields.mapValues(\.truncatingTimestamps), mask: mask)
         }
         w.transforms = w.transforms.map { t in
             var t = t
             switch t.kind {
-            case .maximum(let v): t.kind = .maximum(truncatingTimestamps(v))
-            case .minimum(let v): t.kind = .minimum(truncatingTimestamps(v))
-            case .appendMissingElements(let vs): t.kind = .appendMissingElements(vs.map(truncatingTimestamps))
-            case .removeAllFromArray(let vs): t.kind = .removeAllFromArray(vs.map(truncatingTimestamps))
+            case .maximum(let v): t.kind = .maximum(v.truncatingTimestamps)
+            case .minimum(let v): t.kind = .minimum(v.truncatingTimestamps)
+            case .appendMissingElements(let vs): t.kind = .appendMissingElements(vs.map(\.truncatingTimestamps))
+            case .removeAllFromArray(let vs): t.kind = .removeAllFromArray(vs.map(\.truncatingTimestamps))
             default: break
             }
             return t
@@ -326,15 +326,6 @@ extension FirestoreEngine {
         case .array(let a): a.contains(where: hasNanoseconds)
         case .map(let m): m.values.contains(where: hasNanoseconds)
         default: false
-        }
-    }
-
-    static func truncatingTimestamps(_ v: Value) -> Value {
-        switch v {
-        case .timestamp(let t): .timestamp(t.truncatedToMicroseconds)
-        case .array(let a): .array(a.map(truncatingTimestamps))
-        case .map(let m): .map(m.mapValues(truncatingTimestamps))
-        default: v
         }
     }
 }

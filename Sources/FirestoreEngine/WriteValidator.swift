@@ -19,9 +19,11 @@ package enum WriteValidator {
         }
     }
 
-    /// The UTF-8 length of the longest `.key.key…` below a value (arrays add no segment).
+    /// The UTF-8 length of the longest `.key.key…` below a value (arrays add no segment, and a
+    /// vector, a leaf, none).
     static func longestNestedPath(_ value: Value) -> Int {
         switch value {
+        case .map(let m) where Value.isVector(m): 0
         case .map(let m): m.reduce(0) { max($0, 1 + $1.key.string.utf8.count + longestNestedPath($1.value)) }
         case .array(let elements): elements.reduce(0) { max($0, longestNestedPath($1)) }
         default: 0
@@ -81,7 +83,8 @@ package enum WriteValidator {
             try QueryValues.validateVector(m)
         case .map(let m) where m["__type__"] != nil:
             // Not a vector: the emulator's messages for the reserved type key.
-            guard case .string("__vector__") = m["__type__"] else {
+            guard case .string(let type)? = m["__type__"] else { throw .invalidArgument("Field __type__ is not a string.") }
+            guard type == "__vector__" else {
                 throw .invalidArgument("Property \(path[0]) contains an invalid nested entity.")
             }
             if m["value"] == nil { throw .invalidArgument("Vector map is missing key 'value'.") }

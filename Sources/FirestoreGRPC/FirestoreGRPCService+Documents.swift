@@ -71,7 +71,7 @@ extension FirestoreGRPCService {
     func updateDocument(_ r: Google_Firestore_V1_UpdateDocumentRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_Document {
         let (db, key) = try PathValidation.documentKey(fromName: r.document.name)
         let fields = try WireCodec.decodeFields(r.document.fields, at: "document.fields")
-        let updateMask = r.hasUpdateMask ? try WireCodec.decodeMask(r.updateMask) : nil
+        let updateMask = r.hasUpdateMask ? try WireCodec.decodeMask(r.updateMask, validating: false) : nil
         let precondition = r.hasCurrentDocument ? try WireCodec.decodePrecondition(r.currentDocument, at: "current_document") : nil
         _ = try await engine.commit(db, writes: [Write(key: key, operation: .update(fields: fields, mask: updateMask), precondition: precondition)],
                                     identity: identity)

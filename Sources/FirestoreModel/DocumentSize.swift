@@ -1,7 +1,8 @@
 /// Document sizes as Firestore computes them for its 1 MiB limit.
 ///
 /// Strings count their UTF-8 bytes plus one; numbers, timestamps 8; geo points 16; booleans and
-/// null 1; a document name counts each segment plus one, plus 16; a document adds 32.
+/// null 1; a vector 8 per dimension; a document name counts each segment plus one, plus 16; a
+/// document adds 32.
 package enum DocumentSize {
     /// The largest document Firestore accepts: 1 MiB.
     package static let maximum = 1_048_576
@@ -27,6 +28,9 @@ package enum DocumentSize {
             r.split(separator: "/").dropFirst(5).reduce(16) { $0 + $1.utf8.count + 1 }
         // An empty array or map counts one byte (measured against the emulator's limit).
         case .array(let a): a.isEmpty ? 1 : a.reduce(0) { $0 + size(of: $1) }
+        // A vector counts as its doubles, not as the map that carries it (the emulator's count).
+        case .map(let m) where Value.isVector(m):
+            if case .array(let d)? = m["value"] { 8 * d.count } else { 0 }
         case .map(let m): m.isEmpty ? 1 : m.reduce(0) { $0 + $1.key.string.utf8.count + 1 + size(of: $1.value) }
         }
     }
@@ -36,10 +40,11 @@ package enum DocumentSize {
     }
 
     /// The depth of nested maps and arrays (a top-level scalar field is depth 1... a document's
-    /// fields map itself is not counted).
+    /// fields map itself is not counted). A vector is a leaf, like a scalar.
     package static func depth(of value: Value) -> Int {
         switch value {
         case .array(let a): 1 + (a.map(depth(of:)).max() ?? 0)
+        case .map(let m) where Value.isVector(m): 0
         case .map(let m): 1 + (m.values.map(depth(of:)).max() ?? 0)
         default: 0
         }

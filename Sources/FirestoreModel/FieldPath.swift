@@ -144,7 +144,7 @@ extension FieldPath {
     /// `__name__` alone is allowed where the document's key may be named.
     /// Transforms are not held to the depth and length limits (`limited: false`): the emulator
     /// applies them at any depth and length.
-    package func validateAsReference(allowingName: Bool = true, limited: Bool = true) throws(FirestoreError) {
+    package func validateAsReference(allowingName: Bool = true, limited: Bool = true, use: ReferenceUse = .comparison) throws(FirestoreError) {
         if isDocumentName && allowingName { return }
         if limited && segments.count > 20 {
             throw .invalidArgument("paths must have at most 20 elements")
@@ -152,8 +152,41 @@ extension FieldPath {
         if limited && dottedByteCount >= 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes.")
         }
-        for s in segments where Self.isReservedName(s) {
-            throw .invalidArgument("Invalid reserved name in field path \(s)")
+        try checkReservedNames(use)
+    }
+
+    /// Where a path is named, for the emulator's rules on reserved segments.
+    package enum ReferenceUse: Sendable {
+        /// Filters other than array membership, orders, sums and averages.
+        case comparison
+        /// `array-contains`, `array-contains-any`, projections and document masks.
+        case membership
+        /// Field transforms.
+        case transform
+    }
+
+    /// Reserved segments (`__.+__`), as the emulator judges them, in its order: `__key__`
+    /// anywhere; any other reserved name but `__name__` and `__type__` (the message names the
+    /// path from it on); `__name__` inside a longer path (it is the key, `__key__`, there); and
+    /// `__type__`, which compares (a vector's type) only as the last of several segments and not
+    /// as a membership or a projection.
+    func checkReservedNames(_ use: ReferenceUse) throws(FirestoreError) {
+        if segments.contains("__key__") {
+            throw .invalidArgument("Invalid property path member name \"__key__\".")
+        }
+        if let i = segments.firstIndex(where: { Self.isReservedName($0) && $0 != "__name__" && $0 != "__type__" }) {
+            throw .invalidArgument("Invalid reserved name in field path \(FieldPath(Array(segments[i...])).canonical)")
+        }
+        if segments.count > 1, use != .transform, segments.contains("__name__") {
+            throw .invalidArgument("the name __key__ is reserved")
+        }
+        for (i, s) in segments.enumerated() where s == "__type__" {
+            if i == 0 || i != segments.count - 1 || use == .membership {
+                throw .invalidArgument("the name __type__ is reserved")
+            }
+        }
+        if segments == ["__name__"] {
+            throw .invalidArgument("Invalid reserved name in field path __name__")
         }
     }
 }
@@ -165,7 +198,7 @@ extension FieldPath {
     /// Checks a path named by a document mask (update, merge or read): as a reference, and
     /// shorter than 1500 bytes, as the emulator requires (a stored field name may reach 1500).
     package func validateAsMask() throws(FirestoreError) {
-        try validateAsReference()
+        try validateAsReference(use: .membership)
         if dottedByteCount >= 1500 {
             throw .invalidArgument("property path is longer than 1500 bytes.")
         }

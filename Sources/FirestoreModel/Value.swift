@@ -69,6 +69,18 @@ package enum Value: Sendable {
 }
 
 extension Value {
+    /// The value with every timestamp in it cut to microseconds, the precision Firestore stores.
+    package var truncatingTimestamps: Value {
+        switch self {
+        case .timestamp(let t): .timestamp(t.truncatedToMicroseconds)
+        case .array(let a): .array(a.map(\.truncatingTimestamps))
+        case .map(let m): .map(m.mapValues(\.truncatingTimestamps))
+        default: self
+        }
+    }
+}
+
+extension Value {
     /// Whether two values are the same stored value: the same type and contents, unlike `==`
     /// (Firestore's order, where `1 == 1.0` and `0.0 == -0.0`). Any NaN is identical to NaN.
     package func isIdentical(to other: Value) -> Bool {

@@ -52,7 +52,7 @@ package struct Query: Sendable, Equatable {
         if let f = structured.filter, Self.hasEmptyDisjunction(f) {
             throw .invalidArgument("Composite filter must have at least one sub-filter.")
         }
-        self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten)
+        self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten).map(Self.truncatingNestedTimestamps)
         self.explicitOrderBy = structured.orderBy
         // A cursor with no values is a bound every document meets: startAt and endAt (inclusive)
         // bound nothing; startAfter and endBefore exclude everything (isEmptyByConstruction).
@@ -73,6 +73,21 @@ package struct Query: Sendable, Equatable {
         orderBy = Self.normalizedOrder(explicit: explicitOrderBy, inequalityFields: inequalityFields)
         try QueryValidator(query: self).validateOrderAndCursors()
         deferredError = QueryValidator(query: self).descendingKeyScanError
+    }
+
+    /// Timestamps inside an array or map operand (`in`, `not-in`, `array-contains-any`, `==` with
+    /// an array or map) are cut to microseconds, as stored timestamps are; a timestamp operand
+    /// itself keeps its nanoseconds. Both as on the emulator.
+    static func truncatingNestedTimestamps(_ filter: Filter) -> Filter {
+        switch filter {
+        case .field(let path, let op, let value):
+            switch value {
+            case .array, .map: .field(path, op, value.truncatingTimestamps)
+            default: filter
+            }
+        case .composite(let op, let filters): .composite(op, filters.map(truncatingNestedTimestamps))
+        case .unary: filter
+        }
     }
 
     /// The query an aggregation over `fields` (sums and averages) reads: like the emulator, it

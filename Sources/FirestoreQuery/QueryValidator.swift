@@ -37,7 +37,7 @@ struct QueryValidator {
         var hasIn = false, hasArrayContainsAny = false, hasNotIn = false
         var inequalityFields = Set<FieldPath>()
         for (path, op, value) in fieldFilters {
-            try path.validateAsReference()
+            try path.validateAsReference(use: op == .arrayContains || op == .arrayContainsAny ? .membership : .comparison)
             try QueryValues.validate(value)
             try validate(path: path, op: op, value: value)
             if [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn].contains(op) {
@@ -155,7 +155,7 @@ struct QueryValidator {
                 throw .invalidArgument("order by clause cannot contain duplicate fields \(order.field.canonical)")
             }
         }
-        for path in query.select ?? [] { try path.validateAsReference() }
+        for path in query.select ?? [] { try path.validateAsReference(use: .membership) }
         // The key must come last in the order results follow, which adds the inequality fields
         // after the explicit order: an explicit key before them is refused too.
         if let i = query.orderBy.firstIndex(where: { $0.field.isDocumentName }), i < query.orderBy.count - 1 {

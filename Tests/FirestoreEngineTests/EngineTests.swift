@@ -183,6 +183,43 @@ struct EngineTests {
         #expect(try await e.getDocument(Self.db, key: key)?.fields == ["a": .integer(1), "b": .integer(1), "c": .integer(1)])
     }
 
+    static func vector(_ d: [Double]) -> Value {
+        .map(["__type__": .string("__vector__"), "value": .array(d.map { .double($0) })])
+    }
+
+    static func nested(_ depth: Int, _ leaf: Value) -> Value {
+        (0..<depth).reduce(leaf) { inner, _ in .map(["m": inner]) }
+    }
+
+    /// (fields, the emulator's INVALID_ARGUMENT message, or nil where it takes them)
+    static let vectorFieldCases: [(fields: [FieldName: Value], message: String?)] = [
+        // A vector is a leaf: under 20 maps the field nests 20 deep, as a scalar would.
+        (["a": nested(19, vector([1, 2]))], nil),
+        (["a": nested(20, vector([1, 2]))], nil),
+        (["a": nested(21, vector([1, 2]))], "Property a contains an invalid nested entity: maps and arrays may nest at most 20 levels."),
+        // Its own `__type__` and `value` keys do not lengthen the field's path.
+        ([FieldName(String(repeating: "x", count: 1500)): vector([1])], nil),
+        (["m": .map([FieldName(String(repeating: "y", count: 1498)): vector([1])])], nil),
+        (["m": .map(["__type__": .integer(1)])], "Field __type__ is not a string."),
+        (["a": .array([.map(["__type__": .null])])], "Field __type__ is not a string."),
+        (["m": .map(["__type__": .string("x")])], "Property m contains an invalid nested entity."),
+        (["m": .map(["__type__": .string("__vector__")])], "Vector map is missing key 'value'."),
+    ]
+
+    @Test("vectors are leaves for the nesting and path limits; a nested __type__ key is judged as on the emulator",
+          arguments: vectorFieldCases.indices)
+    func vectorFields(_ index: Int) {
+        let c = Self.vectorFieldCases[index]
+        let key = ResourcePath(["c", "d"])
+        if let message = c.message {
+            #expect(throws: FirestoreError.invalidArgument(message)) {
+                try WriteValidator.validate(fields: c.fields, key: key, database: Self.db)
+            }
+        } else {
+            #expect(throws: Never.self) { try WriteValidator.validate(fields: c.fields, key: key, database: Self.db) }
+        }
+    }
+
     @Test("a nested field's path may not pass 1500 bytes; a mask's must stay under 1500")
     func pathLengths() async throws {
         let e = try Self.engine()

@@ -35,6 +35,28 @@ struct QueryMatchingTests {
     }
 
 
+    /// Stored at 06.123456; the operand carries 500 ns more.
+    static let stored = Timestamp(seconds: 981_173_106, nanos: 123_456_000)
+    static let finer = Value.timestamp(Timestamp(seconds: 981_173_106, nanos: 123_456_500))
+
+    @Test("a timestamp inside an array or map operand is cut to microseconds; a bare operand is not", arguments: [
+        (Filter.field(FieldPath(["t"]), .equal, finer), false),
+        (.field(FieldPath(["t"]), .in, .array([finer])), true),
+        (.field(FieldPath(["t"]), .notIn, .array([finer])), false),
+        (.field(FieldPath(["arr"]), .arrayContains, finer), false),
+        (.field(FieldPath(["arr"]), .arrayContainsAny, .array([finer])), true),
+        (.field(FieldPath(["arr"]), .equal, .array([finer])), true),
+        (.field(FieldPath(["m"]), .equal, .map(["t": finer])), true),
+        (.composite(.or, [.field(FieldPath(["t"]), .in, .array([finer])), .field(FieldPath(["t"]), .equal, .null)]), true),
+    ])
+    func nestedTimestampOperands(filter: Filter, matches: Bool) throws {
+        let doc = Document(key: ResourcePath(["things", "a"]),
+                           fields: ["t": .timestamp(Self.stored), "arr": .array([.timestamp(Self.stored)]), "m": .map(["t": .timestamp(Self.stored)])],
+                           createTime: Self.t0, updateTime: Self.t0)
+        let q = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: filter), parent: .root, database: Self.db)
+        #expect(q.matches(doc) == matches)
+    }
+
     @Test("field filters follow Firestore's type-bounded semantics", arguments: [
         (Filter.field(n, .equal, .integer(1)), ["a"]),
         (.field(n, .equal, .double(3)), ["c"]),

@@ -16,7 +16,7 @@ extension WireCodec {
         case .update(let doc):
             key = try documentKey(doc.name, database: database, at: "\(at()).update.name")
             let fields = try decodeFields(doc.fields, at: "\(at()).update.fields")
-            let mask = wire.hasUpdateMask ? try decodeMask(wire.updateMask) : nil
+            let mask = wire.hasUpdateMask ? try decodeMask(wire.updateMask, validating: false) : nil
             operation = .update(fields: fields, mask: mask)
         case .delete(let name):
             key = try documentKey(name, database: database, at: "\(at()).delete")

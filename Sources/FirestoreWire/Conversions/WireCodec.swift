@@ -47,12 +47,14 @@ package enum WireCodec {
         return key
     }
 
-    /// The field paths of a mask, each parsed as a dotted path with backtick quoting.
-    package static func decodeMask(_ mask: Google_Firestore_V1_DocumentMask) throws(FirestoreError) -> [FieldPath] {
+    /// The field paths of a mask, each parsed as a dotted path with backtick quoting, and checked
+    /// unless `validating` is false (a write's update mask, which the engine checks after the
+    /// write's fields, in the emulator's order, as for REST).
+    package static func decodeMask(_ mask: Google_Firestore_V1_DocumentMask, validating: Bool = true) throws(FirestoreError) -> [FieldPath] {
         var out: [FieldPath] = []
         for p in mask.fieldPaths {
             let path = try FieldPath(parsing: p)
-            if !path.isDocumentName { try path.validateAsMask() }
+            if validating && !path.isDocumentName { try path.validateAsMask() }
             out.append(path)
         }
         return out
