@@ -396,6 +396,13 @@ def build_query(op, client):
         q = q.limit(op["limit"])
     if "limitToLast" in op:
         q = q.limit_to_last(op["limitToLast"])
+    if "nearest" in op:
+        from google.cloud.firestore_v1.base_vector_query import DistanceMeasure
+        from google.cloud.firestore_v1.vector import Vector
+
+        n = op["nearest"]
+        q = q.find_nearest(n["field"], Vector(n["vector"]), limit=n["limit"], distance_measure=DistanceMeasure[n["measure"]],
+                           distance_result_field=n.get("resultField"), distance_threshold=n.get("threshold"))
     return q
 
 

@@ -73,7 +73,9 @@ extension FirestoreGRPCService {
             guard qdb == db, case .structuredQuery(let sq)? = q.queryType else {
                 throw .invalidArgument("A query target needs a structured query in the stream's database.")
             }
-            kind = .query(try Query(try WireCodec.decodeStructuredQuery(sq, at: "add_target.query.structured_query"), parent: parent, database: db))
+            let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "add_target.query.structured_query"), parent: parent, database: db)
+            try ListenTarget.checkListenable(query)
+            kind = .query(query)
         case nil:
             throw .invalidArgument("A target needs documents or a query.")
         }

@@ -12,9 +12,6 @@ extension RESTCodec {
 
     package static func decodeStructuredQuery(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery {
         try checkKeys(json, ["select", "from", "where", "orderBy", "startAt", "endAt", "offset", "limit", "findNearest"], at: at)
-        if field(json, "findNearest") != nil {
-            throw .init(.unimplemented, "Vector search (findNearest) is not supported by Hearth yet.")
-        }
         var select: [FieldPath]?
         if let s = json["select"] {
             try checkKeys(s, ["fields"], at: "\(at).select")
@@ -64,8 +61,44 @@ extension RESTCodec {
         if let l = json["limit"] {
             limit = Int(try decodeInt32(l, at: "\(at).limit"))
         }
-        return StructuredQuery(select: select, from: from, filter: filter, orderBy: orderBy,
-                               startAt: startAt, endAt: endAt, offset: offset, limit: limit)
+        var query = StructuredQuery(select: select, from: from, filter: filter, orderBy: orderBy,
+                                    startAt: startAt, endAt: endAt, offset: offset, limit: limit)
+        if let f = field(json, "findNearest") { query.findNearest = try decodeFindNearest(f, at: "\(at).find_nearest") }
+        return query
+    }
+
+    static func decodeFindNearest(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery.FindNearest {
+        try checkKeys(json, ["vectorField", "queryVector", "distanceMeasure", "limit", "distanceResultField", "distanceThreshold"], at: at)
+        var path = ""
+        if let v = field(json, "vectorField") {
+            try checkKeys(v, ["fieldPath"], at: "\(at).vector_field")
+            if let p = field(v, "fieldPath") {
+                guard case .string(let text) = p else { throw bad("\(at).vector_field.field_path", "(TYPE_STRING), \(p.serialized)") }
+                path = text
+            }
+        }
+        guard !path.isEmpty else { throw .invalidArgument("Invalid empty property path string.") }
+        var measure: StructuredQuery.FindNearest.Measure?
+        switch field(json, "distanceMeasure") {
+        case nil, .string("DISTANCE_MEASURE_UNSPECIFIED")?: measure = nil
+        case .string("EUCLIDEAN")?: measure = .euclidean
+        case .string("COSINE")?: measure = .cosine
+        case .string("DOT_PRODUCT")?: measure = .dotProduct
+        case let other?:
+            throw bad("\(at).distance_measure", "(type.googleapis.com/google.firestore.v1.StructuredQuery.FindNearest.DistanceMeasure), \(other.serialized)")
+        }
+        var resultField = ""
+        if let r = field(json, "distanceResultField") {
+            guard case .string(let text) = r else { throw bad("\(at).distance_result_field", "(TYPE_STRING), \(r.serialized)") }
+            resultField = text
+        }
+        return StructuredQuery.FindNearest(
+            vectorField: try FieldPath(parsing: path),
+            queryVector: try field(json, "queryVector").map { j throws(FirestoreError) in try decodeValue(j, at: "\(at).query_vector") } ?? .null,
+            measure: measure,
+            limit: try field(json, "limit").map { j throws(FirestoreError) in Int(try decodeInt32(j, at: "\(at).limit")) } ?? 0,
+            distanceResultField: resultField,
+            distanceThreshold: try field(json, "distanceThreshold").map { j throws(FirestoreError) in try decodeDouble(j, at: "\(at).distance_threshold") })
     }
 
     package static func decodeCursor(_ json: JSON, at: String) throws(FirestoreError) -> StructuredQuery.Cursor {

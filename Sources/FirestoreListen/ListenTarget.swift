@@ -22,6 +22,12 @@ package struct ListenTarget: Sendable {
         self.kind = kind
         self.resumeTime = resumeTime
     }
+
+    /// Refuses a query no listener can follow: a vector search, whose ranking every write to
+    /// the collection could reshuffle (Firestore's SDKs offer no listener for one either).
+    package static func checkListenable(_ query: Query) throws(FirestoreError) {
+        if query.findNearest != nil { throw .invalidArgument("FindNearest queries cannot be listened to.") }
+    }
 }
 
 /// Resume tokens are the commit time, in microseconds, as 8 big-endian bytes.

@@ -32,6 +32,34 @@ package struct StructuredQuery: Sendable, Equatable {
         }
     }
 
+    /// A vector search (`findNearest`): the documents whose vector field is nearest the query
+    /// vector, nearest first.
+    package struct FindNearest: Sendable, Equatable {
+        package enum Measure: Sendable, Equatable {
+            case euclidean, cosine, dotProduct
+        }
+        package var vectorField: FieldPath
+        /// The query value (a vector, unless the request is refused).
+        package var queryVector: Value
+        /// nil when the request leaves it unspecified (refused).
+        package var measure: Measure?
+        /// 0 when the request leaves it out (refused).
+        package var limit: Int
+        /// A field name (not a path) that receives each result's distance; empty for none.
+        package var distanceResultField: String
+        package var distanceThreshold: Double?
+
+        package init(vectorField: FieldPath, queryVector: Value, measure: Measure?, limit: Int,
+                     distanceResultField: String = "", distanceThreshold: Double? = nil) {
+            self.vectorField = vectorField
+            self.queryVector = queryVector
+            self.measure = measure
+            self.limit = limit
+            self.distanceResultField = distanceResultField
+            self.distanceThreshold = distanceThreshold
+        }
+    }
+
     /// Projection; nil selects whole documents, an empty list selects only names.
     package var select: [FieldPath]?
     package var from: [CollectionSelector]
@@ -41,6 +69,7 @@ package struct StructuredQuery: Sendable, Equatable {
     package var endAt: Cursor?
     package var offset: Int
     package var limit: Int?
+    package var findNearest: FindNearest?
 
     package init(
         select: [FieldPath]? = nil, from: [CollectionSelector], filter: Filter? = nil,

@@ -58,8 +58,10 @@ extension Query {
         }
     }
 
-    /// Applies the order, offset and limit to an unordered set of matching documents.
+    /// Applies the order, offset and limit to an unordered set of matching documents (a vector
+    /// search ranks them by distance instead, see ``nearest(_:_:)``).
     package func arrange(_ documents: [Document]) -> [Document] {
+        if let findNearest { return nearest(documents, findNearest) }
         let sorted = documents.sorted { isOrdered($0, before: $1) }
         let dropped = sorted.dropFirst(offset)
         if let limit { return Array(dropped.prefix(limit)) }

@@ -19,6 +19,8 @@ package struct Query: Sendable, Equatable {
     package var offset: Int
     package var limit: Int?
     package var select: [FieldPath]?
+    /// A vector search over the matching documents, ranking them instead of the order.
+    package var findNearest: StructuredQuery.FindNearest?
     /// An error the query gives only after the security rules have allowed it (the emulator
     /// judges rules first): a descending key scan.
     package var deferredError: FirestoreError?
@@ -73,6 +75,10 @@ package struct Query: Sendable, Equatable {
         orderBy = Self.normalizedOrder(explicit: explicitOrderBy, inequalityFields: inequalityFields)
         try QueryValidator(query: self).validateOrderAndCursors()
         deferredError = QueryValidator(query: self).descendingKeyScanError
+        if let nearest = structured.findNearest {
+            try Self.validate(nearest, in: structured)
+            findNearest = nearest
+        }
     }
 
     /// Timestamps inside an array or map operand (`in`, `not-in`, `array-contains-any`, `==` with

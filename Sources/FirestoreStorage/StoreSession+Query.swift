@@ -14,7 +14,8 @@ extension StoreSession {
     /// A query that would read field entries of a collection ID that has none yet (decision
     /// 0007) scans its collection instead (see ``DocumentStore/prepareIndex(for:)``).
     package func runQuery(_ query: Query) throws -> [Document] {
-        let needed = query.limit.map { query.offset + $0 }
+        // (A vector search ranks every matching document before any limit.)
+        let needed = query.findNearest == nil ? query.limit.map { query.offset + $0 } : nil
         if needed == 0 { return [] }
         let plan = QueryPlan(query: query)
         if plan.usesFieldEntries {

@@ -60,7 +60,9 @@ package enum WebSocketListenProtocol {
                     guard parent.isDocument else { throw .invalidArgument("\"parent\" must be a document path.") }
                 }
                 let structured = try RESTCodec.decodeStructuredQuery(q, at: "query")
-                kind = .query(try Query(structured, parent: parent, database: db))
+                let query = try Query(structured, parent: parent, database: db)
+                try ListenTarget.checkListenable(query)
+                kind = .query(query)
             } else {
                 throw .invalidArgument("A listen message needs \"document\", \"documents\" or \"query\".")
             }

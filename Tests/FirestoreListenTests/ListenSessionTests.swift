@@ -36,6 +36,17 @@ struct ListenSessionTests {
         }
     }
 
+    @Test("a vector search cannot be listened to; its query without the search can")
+    func vectorSearchRefused() throws {
+        var s = StructuredQuery(from: [.init(collectionID: "v")])
+        #expect(throws: Never.self) { try ListenTarget.checkListenable(try Query(s, parent: .root, database: Self.db)) }
+        s.findNearest = .init(vectorField: FieldPath(["emb"]),
+                              queryVector: .map(["__type__": .string("__vector__"), "value": .array([.double(1)])]),
+                              measure: .euclidean, limit: 3)
+        let q = try Query(s, parent: .root, database: Self.db)
+        #expect(throws: FirestoreError.invalidArgument("FindNearest queries cannot be listened to.")) { try ListenTarget.checkListenable(q) }
+    }
+
     @Test("a limit query keeps its window: documents move in and out, a leaving member is refilled")
     func limitWindow() async throws {
         let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))

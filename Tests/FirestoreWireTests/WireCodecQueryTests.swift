@@ -106,9 +106,28 @@ struct WireCodecQueryTests {
         #expect(q.filter == .unary(FieldPath(["f"]), model))
     }
 
+    @Test("a vector search decodes with its field, vector, measure, limit, result field and threshold")
+    func findNearest() throws {
+        let q = try WireCodec.decodeStructuredQuery(Wire.query(from: "c") { q in
+            q.findNearest.vectorField.fieldPath = "m.emb"
+            q.findNearest.queryVector = Wire.value(.map(["__type__": .string("__vector__"), "value": .array([.double(1)])]))
+            q.findNearest.distanceMeasure = .dotProduct
+            q.findNearest.limit = .init(7)
+            q.findNearest.distanceResultField = "d"
+            q.findNearest.distanceThreshold = .init(0.5)
+        }, at: "q")
+        #expect(q.findNearest == .init(vectorField: FieldPath(["m", "emb"]),
+                                       queryVector: .map(["__type__": .string("__vector__"), "value": .array([.double(1)])]),
+                                       measure: .dotProduct, limit: 7, distanceResultField: "d", distanceThreshold: 0.5))
+    }
+
     static let invalid: [(String, Q, FirestoreError)] = [
-        ("vector search", Wire.query(from: "c") { $0.findNearest = Q.FindNearest() },
-         FirestoreError(.unimplemented, "Vector search (findNearest) is not supported by Hearth yet.")),
+        ("a vector search without a vector field", Wire.query(from: "c") { $0.findNearest = Q.FindNearest() },
+         .invalidArgument("Invalid empty property path string.")),
+        ("a vector search with an unknown measure", Wire.query(from: "c") { q in
+            q.findNearest.vectorField.fieldPath = "emb"
+            q.findNearest.distanceMeasure = .UNRECOGNIZED(9)
+        }, .invalidArgument("Invalid value at 'q.find_nearest.distance_measure': (type.googleapis.com/google.firestore.v1.StructuredQuery.FindNearest.DistanceMeasure), 9")),
         ("an empty filter", Wire.query(from: "c") { $0.where = Q.Filter() },
          .invalidArgument("A filter at 'q.where' must set exactly one of fieldFilter, unaryFilter or compositeFilter.")),
         ("an unspecified field operator", Wire.query(from: "c") { $0.where = Wire.fieldFilter("a", .unspecified, .integer(1)) },

@@ -210,6 +210,25 @@ def test_vector_values(db):
         db.document("v/e").set({"v": Vector([])})
 
 
+def test_vector_search(db):
+    from google.cloud.firestore_v1.base_vector_query import DistanceMeasure
+    from google.cloud.firestore_v1.vector import Vector
+    for key, v in {"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [1.0, 1.0], "d": [2.0, 2.0]}.items():
+        db.document(f"docs/{key}").set({"emb": Vector(v), "tag": key in "ab"})
+    db.document("docs/other").set({"emb": Vector([1.0, 0.0, 0.0])})
+    near = db.collection("docs").find_nearest("emb", Vector([1.0, 0.0]), limit=3,
+                                               distance_measure=DistanceMeasure.EUCLIDEAN, distance_result_field="dist")
+    assert [(s.id, round(s.get("dist"), 6)) for s in near.stream()] == [("a", 0.0), ("c", 1.0), ("b", 1.414214)]
+    top = db.collection("docs").find_nearest("emb", Vector([1.0, 0.0]), limit=2, distance_measure=DistanceMeasure.DOT_PRODUCT)
+    assert [s.id for s in top.get()] == ["d", "a"]
+    tagged = db.collection("docs").where(filter=FieldFilter("tag", "==", True)).find_nearest(
+        "emb", Vector([0.0, 1.0]), limit=5, distance_measure=DistanceMeasure.COSINE, distance_threshold=0.5)
+    assert [s.id for s in tagged.get()] == ["b"]
+    with pytest.raises(exceptions.InvalidArgument):
+        db.collection("docs").limit(2).find_nearest("emb", Vector([1.0, 0.0]), limit=3,
+                                                    distance_measure=DistanceMeasure.EUCLIDEAN).get()
+
+
 def test_aggregations(db):
     c = seed(db)
     assert c.count().get()[0][0].value == 5

@@ -7,12 +7,7 @@ extension WireCodec {
     // MARK: Decoding
 
     /// A wire structured query as a model query (not yet validated: `Query` does that).
-    ///
-    /// Vector search (`find_nearest`) is UNIMPLEMENTED, as in the REST transport.
     package static func decodeStructuredQuery(_ wire: Google_Firestore_V1_StructuredQuery, at: String) throws(FirestoreError) -> StructuredQuery {
-        if wire.hasFindNearest {
-            throw .init(.unimplemented, "Vector search (findNearest) is not supported by Hearth yet.")
-        }
         var select: [FieldPath]?
         if wire.hasSelect {
             var fields: [FieldPath] = []
@@ -40,10 +35,31 @@ extension WireCodec {
         }
         let startAt = wire.hasStartAt ? try decodeCursor(wire.startAt, at: "\(at).start_at") : nil
         let endAt = wire.hasEndAt ? try decodeCursor(wire.endAt, at: "\(at).end_at") : nil
-        return StructuredQuery(
+        var query = StructuredQuery(
             select: select, from: from, filter: filter, orderBy: orderBy, startAt: startAt, endAt: endAt,
             offset: Int(wire.offset), limit: wire.hasLimit ? Int(wire.limit.value) : nil
         )
+        if wire.hasFindNearest { query.findNearest = try decodeFindNearest(wire.findNearest, at: "\(at).find_nearest") }
+        return query
+    }
+
+    static func decodeFindNearest(_ wire: WireQuery.FindNearest, at: String) throws(FirestoreError) -> StructuredQuery.FindNearest {
+        guard !wire.vectorField.fieldPath.isEmpty else { throw .invalidArgument("Invalid empty property path string.") }
+        let measure: StructuredQuery.FindNearest.Measure?
+        switch wire.distanceMeasure {
+        case .unspecified: measure = nil
+        case .euclidean: measure = .euclidean
+        case .cosine: measure = .cosine
+        case .dotProduct: measure = .dotProduct
+        case .UNRECOGNIZED(let n):
+            throw bad("\(at).distance_measure", "(type.googleapis.com/google.firestore.v1.StructuredQuery.FindNearest.DistanceMeasure), \(n)")
+        }
+        return StructuredQuery.FindNearest(
+            vectorField: try FieldPath(parsing: wire.vectorField.fieldPath),
+            queryVector: wire.hasQueryVector ? try decodeValue(wire.queryVector, at: "\(at).query_vector") : .null,
+            measure: measure, limit: wire.hasLimit ? Int(wire.limit.value) : 0,
+            distanceResultField: wire.distanceResultField,
+            distanceThreshold: wire.hasDistanceThreshold ? wire.distanceThreshold.value : nil)
     }
 
     /// A field reference's path; an empty path is a missing one.
