@@ -197,17 +197,32 @@ package final class FirestoreEngine: Sendable {
 
     /// The collection IDs directly under `parent` (root or a document), in the emulator's order
     /// for them: by UTF-16 code units (so characters beyond U+FFFF sort before U+E000–U+FFFF).
-    package func listCollectionIDs(_ db: DatabaseID, parent: ResourcePath) async throws(FirestoreError) -> [String] {
-        try await run(db) { s in try s.collectionIDs(under: parent) }
-            .sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+    /// With a `consistency` at a past time (a read time, or a read-only transaction's), the
+    /// collections that held documents then.
+    package func listCollectionIDs(_ db: DatabaseID, parent: ResourcePath,
+                                   consistency: ReadConsistency = .current) async throws(FirestoreError) -> [String] {
+        let (readTime, _) = try readTime(for: consistency, in: db)
+        return try await run(db) { s in
+            try readTime.map { try s.collectionIDs(under: parent, at: $0.microseconds) } ?? s.collectionIDs(under: parent)
+        }
+        .sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
     }
 
-    /// Keys in `collection` with no document but with documents below them.
-    package func missingDocuments(_ db: DatabaseID, in collection: ResourcePath) async throws(FirestoreError) -> [ResourcePath] {
-        try await run(db) { s in
-            try s.documentIDsWithDescendants(in: collection).compactMap { id in
+    /// Keys in `collection` with no document but with documents below them (at the past time
+    /// of `consistency`, if it has one).
+    package func missingDocuments(_ db: DatabaseID, in collection: ResourcePath,
+                                  consistency: ReadConsistency = .current) async throws(FirestoreError) -> [ResourcePath] {
+        let (readTime, _) = try readTime(for: consistency, in: db)
+        return try await run(db) { s in
+            guard let at = readTime?.microseconds else {
+                return try s.documentIDsWithDescendants(in: collection).compactMap { id in
+                    let key = collection.appending(id)
+                    return try s.document(key) == nil ? key : nil
+                }
+            }
+            return try s.documentIDsWithDescendants(in: collection, at: at).compactMap { id in
                 let key = collection.appending(id)
-                return try s.document(key) == nil ? key : nil
+                return try s.document(key, at: at) == nil ? key : nil
             }
         }
     }

@@ -65,9 +65,12 @@ extension Google_Firestore_V1_RunAggregationQueryRequest {
 
 extension Google_Firestore_V1_PartitionQueryRequest {
     var selection: ConsistencySelection {
-        switch consistencySelector {
-        case .readTime(let t)?: ConsistencySelection(readTime: t)
-        case nil: ConsistencySelection()
-        }
+        if case .readTime(let t)? = consistencySelector { ConsistencySelection(readTime: t) } else { ConsistencySelection() }
+    }
+}
+
+extension Google_Firestore_V1_ListCollectionIdsRequest {
+    var selection: ConsistencySelection {
+        if case .readTime(let t)? = consistencySelector { ConsistencySelection(readTime: t) } else { ConsistencySelection() }
     }
 }

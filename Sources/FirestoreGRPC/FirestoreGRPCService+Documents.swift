@@ -37,7 +37,7 @@ extension FirestoreGRPCService {
         var entries: [(ResourcePath, Google_Firestore_V1_Document)] = try await engine.runQuery(query, consistency: c, identity: identity)
             .documents.map { ($0.key, WireCodec.encode($0, database: db, mask: mask)) }
         if r.showMissing && !r.collectionID.isEmpty {
-            for key in try await engine.missingDocuments(db, in: parent.appending(r.collectionID)) {
+            for key in try await engine.missingDocuments(db, in: parent.appending(r.collectionID), consistency: c) {
                 var missing = Google_Firestore_V1_Document()
                 missing.name = db.name(of: key)
                 entries.append((key, missing))

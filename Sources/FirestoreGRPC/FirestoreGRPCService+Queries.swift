@@ -51,8 +51,14 @@ extension FirestoreGRPCService {
         } else {
             (result, time) = (aggregator.result(over: []), engine.now)
         }
+        if let newID {
+            // The new transaction's ID leaves in a message of its own, before the result, as
+            // RunQuery sends it (and the emulator does for both).
+            var first = Google_Firestore_V1_RunAggregationQueryResponse()
+            first.transaction = Data(newID)
+            try await writer.write(first)
+        }
         var response = Google_Firestore_V1_RunAggregationQueryResponse()
-        if let newID { response.transaction = Data(newID) }
         response.result = WireCodec.encodeAggregationResult(result)
         response.readTime = WireCodec.encode(time)
         try await writer.write(response)
@@ -79,7 +85,8 @@ extension FirestoreGRPCService {
         try identity.requireAdmin("Metadata operations")
         let (db, parent) = try Self.parent(r.parent)
         if r.pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
-        let ids = try await engine.listCollectionIDs(db, parent: parent)
+        let (c, _) = try consistency(db, r.selection)
+        let ids = try await engine.listCollectionIDs(db, parent: parent, consistency: c)
         let offset = r.pageToken.isEmpty ? 0 : (Int(r.pageToken) ?? -1)
         guard offset >= 0 else { throw .invalidArgument("invalid page token") }
         let size = Int(r.pageSize)

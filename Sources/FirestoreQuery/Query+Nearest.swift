@@ -82,7 +82,8 @@ extension Query {
         switch measure {
         case .euclidean: return squares.squareRoot()
         case .dotProduct: return dot
-        case .cosine: return 1 - dot / (aa.squareRoot() * bb.squareRoot())
+        // (One square root of the product, as the emulator computes it: a parallel vector is at 0.)
+        case .cosine: return 1 - dot / (aa * bb).squareRoot()
         }
     }
 }

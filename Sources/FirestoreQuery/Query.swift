@@ -21,6 +21,9 @@ package struct Query: Sendable, Equatable {
     package var select: [FieldPath]?
     /// A vector search over the matching documents, ranking them instead of the order.
     package var findNearest: StructuredQuery.FindNearest?
+    /// Whether the filter as written has an OR, even one that flattening removed (an OR of one
+    /// filter): `not-in` is refused beside any OR, as on the emulator.
+    package var writtenWithDisjunction = false
     /// An error the query gives only after the security rules have allowed it (the emulator
     /// judges rules first): a descending key scan.
     package var deferredError: FirestoreError?
@@ -54,6 +57,7 @@ package struct Query: Sendable, Equatable {
         if let f = structured.filter, Self.hasEmptyDisjunction(f) {
             throw .invalidArgument("Composite filter must have at least one sub-filter.")
         }
+        self.writtenWithDisjunction = structured.filter?.containsDisjunction ?? false
         self.filter = structured.filter.flatMap { Self.pruneEmpty($0, insideOr: false) }.map(Self.flatten).map(Self.truncatingNestedTimestamps)
         self.explicitOrderBy = structured.orderBy
         // A cursor with no values is a bound every document meets: startAt and endAt (inclusive)
@@ -115,7 +119,8 @@ package struct Query: Sendable, Equatable {
             }
             throw .invalidArgument("Cannot apply property masks when aggregation fields are present.")
         }
-        let named = fields.filter { !explicitOrderBy.map(\.field).contains($0) }
+        // (A field already ordered, explicitly or by its inequality filter, needs no new order.)
+        let named = fields.filter { !explicitOrderBy.map(\.field).contains($0) && !inequalityFields.contains($0) }
         // An equality or `in` on the key reads by key too, as the emulator plans it.
         var keyEquality = false
         filter?.forEachFieldFilter { path, op, _ in if path.isDocumentName, op == .equal || op == .in { keyEquality = true } }

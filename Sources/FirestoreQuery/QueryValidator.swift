@@ -68,7 +68,7 @@ struct QueryValidator {
         if notEqualLike > 1 {
             throw .invalidArgument("Only a single 'NOT_EQUAL', 'NOT_IN', 'IS_NOT_NAN', or 'IS_NOT_NULL' filter allowed per query.")
         }
-        if hasNotIn && (hasIn || hasArrayContainsAny || filter.containsDisjunction) {
+        if hasNotIn && (hasIn || hasArrayContainsAny || query.writtenWithDisjunction) {
             throw .invalidArgument("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
         }
         let dnf = Self.distinctDisjunctions(filter)

@@ -55,7 +55,7 @@ extension FirestoreRESTService {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
         }
         if showMissing && !collectionID.isEmpty {
-            for key in try await engine.missingDocuments(db, in: parent.appending(collectionID)) {
+            for key in try await engine.missingDocuments(db, in: parent.appending(collectionID), consistency: consistency) {
                 entries.append((key, .object([("name", .string(db.name(of: key)))])))
             }
             entries.sort { $0.0 < $1.0 }

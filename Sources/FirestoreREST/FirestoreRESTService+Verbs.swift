@@ -155,7 +155,8 @@ extension FirestoreRESTService {
         var token: String?
         if case .string(let t)? = RESTCodec.field(body, "pageToken") { token = t }
         let offset = try Self.decodePageToken(token)
-        let ids = try await engine.listCollectionIDs(db, parent: parent)
+        let (c, _) = try consistency(db, transaction: nil, readTime: RESTCodec.field(body, "readTime"), newTransaction: nil)
+        let ids = try await engine.listCollectionIDs(db, parent: parent, consistency: c)
         let page = pageSize > 0 ? Array(ids.dropFirst(offset).prefix(pageSize)) : Array(ids.dropFirst(offset))
         var pairs: [(String, JSON)] = []
         if !page.isEmpty { pairs.append(("collectionIds", .array(page.map { .string($0) }))) }

@@ -99,6 +99,42 @@ extension StoreSession {
         try distinctNextSegments(after: IndexKey.encode(path: collection))
     }
 
+    /// ``collectionIDs(under:)`` as the documents were at `readTime` (microseconds).
+    package func collectionIDs(under parent: ResourcePath, at readTime: Int64) throws -> [String] {
+        try distinctNextSegments(after: IndexKey.encode(path: parent), at: readTime)
+    }
+
+    /// ``documentIDsWithDescendants(in:)`` as the documents were at `readTime` (microseconds).
+    package func documentIDsWithDescendants(in collection: ResourcePath, at readTime: Int64) throws -> [String] {
+        try distinctNextSegments(after: IndexKey.encode(path: collection), at: readTime)
+    }
+
+    /// The distinct segments that follow `prefix` in the keys of the documents that existed at
+    /// `readTime`: each key's state then is its earliest history row still valid after it (none
+    /// for a deletion), else its current row if created by then (as ``runQuery(_:at:)`` reads).
+    private func distinctNextSegments(after prefix: [UInt8], at readTime: Int64) throws -> [String] {
+        let range: [any DatabaseValueConvertible] = [Data(prefix), Data(IndexKey.upperBound(ofPrefix: prefix))]
+        var existed: [Data: Bool] = [:]
+        let current = try Row.fetchCursor(db, sql: "SELECT path_key, create_time FROM document WHERE path_key > ? AND path_key < ?",
+                                          arguments: StatementArguments(range))
+        while let row = try current.next() {
+            existed[row[0]] = (row[1] as Int64) <= readTime
+        }
+        let past = try Row.fetchCursor(db, sql: """
+            SELECT path_key, fields IS NOT NULL AND create_time <= ? FROM history
+            WHERE path_key > ? AND path_key < ? AND valid_until > ? ORDER BY valid_until DESC
+            """, arguments: StatementArguments([readTime] + range + [readTime]))
+        while let row = try past.next() {
+            existed[row[0]] = row[1] as Bool
+        }
+        var out: [String] = []
+        for key in existed.filter(\.value).keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            guard let (segment, _) = Self.segment(in: [UInt8](key), from: prefix.count) else { continue }
+            if out.last != segment { out.append(segment) }
+        }
+        return out
+    }
+
     /// Whether any document lies below `key`.
     package func hasDescendants(_ key: ResourcePath) throws -> Bool {
         let prefix = IndexKey.encode(path: key)

@@ -220,6 +220,24 @@ struct EngineTests {
         }
     }
 
+    @Test("collection IDs and missing documents at a read time are those of the data then")
+    func listingsAtReadTime() async throws {
+        let e = try Self.engine()
+        let first = try await e.commit(Self.db, writes: [Self.set("a/1", [:]), Self.set("p/x/c/1", [:]), Self.set("p/z/c/1", [:])])
+        let then = ReadConsistency.readTime(first.commitTime)
+        _ = try await e.commit(Self.db, writes: [
+            Write(key: ResourcePath(["a", "1"]), operation: .delete),
+            Write(key: ResourcePath(["p", "x", "c", "1"]), operation: .delete),
+            Self.set("b/1", [:]), Self.set("p/y/c/1", [:]),
+        ])
+        #expect(try await e.listCollectionIDs(Self.db, parent: .root) == ["b", "p"])
+        #expect(try await e.listCollectionIDs(Self.db, parent: .root, consistency: then) == ["a", "p"])
+        #expect(try await e.listCollectionIDs(Self.db, parent: ResourcePath(["p", "y"]), consistency: then) == [])
+        let p = ResourcePath(["p"])
+        #expect(try await e.missingDocuments(Self.db, in: p).map(\.description) == ["p/y", "p/z"])
+        #expect(try await e.missingDocuments(Self.db, in: p, consistency: then).map(\.description) == ["p/x", "p/z"])
+    }
+
     @Test("a nested field's path may not pass 1500 bytes; a mask's must stay under 1500")
     func pathLengths() async throws {
         let e = try Self.engine()

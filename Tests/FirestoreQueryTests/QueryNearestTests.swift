@@ -65,6 +65,9 @@ struct QueryNearestTests {
         #expect(top.fields[FieldName("x.y")] == .double(2))
         #expect(Query.distance([3, 4], [0, 0], .euclidean) == 5)
         #expect(Query.distance([1, 0], [0, 1], .cosine) == 1)
+        // One square root of the product: parallel and equal vectors are exactly 0 apart.
+        #expect(Query.distance([0.5, 0.5], [1, 1], .cosine) == 0)
+        #expect(Query.distance([2, -1], [2, -1], .cosine) == 0)
         #expect(Query.distance([1, 2], [3, 4], .dotProduct) == 11)
     }
 

@@ -29,6 +29,10 @@ struct QueryValidationTests {
         (.field(.documentName, .greaterThan, key), [.init(.documentName, .descending)], .failedPrecondition),
         (.field(v, .equal, .integer(1)), [.init(.documentName, .descending)], nil),
         (.unary(w, .isNull), [.init(.documentName, .descending)], nil),
+        // not-in beside an OR, even an OR of one filter that flattening removes.
+        (.composite(.or, [.field(v, .notIn, .array([.integer(1)]))]), [], .invalidArgument),
+        (.composite(.and, [.composite(.or, [.field(w, .equal, .integer(1))]), .field(v, .notIn, .array([.integer(1)]))]), [], .invalidArgument),
+        (.composite(.and, [.composite(.and, [.field(w, .equal, .integer(1))]), .field(v, .notIn, .array([.integer(1)]))]), [], nil),
     ])
     func queries(_ filter: Filter?, _ orderBy: [StructuredQuery.Order], _ expected: FirestoreError.Code?) {
         do {
@@ -83,6 +87,10 @@ struct QueryValidationTests {
         (.field(.documentName, .equal, key), nil, [FieldPath(["v"])], true),
         (.field(.documentName, .in, .array([key])), nil, [FieldPath(["v"])], true),
         (.field(v, .equal, .integer(1)), nil, [FieldPath(["v"])], false),
+        // With an inequality on the key: a field ordered by its own inequality is fine, another is not.
+        (.composite(.and, [.field(.documentName, .greaterThan, key), .field(v, .lessThan, .integer(10))]), nil, [FieldPath(["v"])], false),
+        (.composite(.and, [.field(.documentName, .notEqual, key), .field(v, .lessThan, .integer(10))]), nil, [FieldPath(["w"])], true),
+        (.field(.documentName, .greaterThan, key), nil, [FieldPath(["v"])], true),
     ])
     func aggregations(_ filter: Filter?, _ select: [FieldPath]?, _ fields: [FieldPath], _ refused: Bool) throws {
         let q = try Self.query(filter, select: select)

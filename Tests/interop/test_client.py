@@ -180,6 +180,20 @@ def test_partition_query_splits_a_collection_group(db):
         list(group.get_partitions(0))
 
 
+def test_listings_at_a_read_time(db):
+    db.document("gone/1").set({})
+    db.document("p/x/c/1").set({})
+    then = db.document("p/z/c/1").set({}).update_time
+    db.document("gone/1").delete()
+    db.document("p/x/c/1").delete()
+    db.document("new/1").set({})
+    db.document("p/y/c/1").set({})
+    assert sorted(c.id for c in db.collections()) == ["new", "p"]
+    assert sorted(c.id for c in db.collections(read_time=then)) == ["gone", "p"]
+    assert [d.id for d in db.collection("p").list_documents()] == ["y", "z"]
+    assert [d.id for d in db.collection("p").list_documents(read_time=then)] == ["x", "z"]
+
+
 def test_recursive_delete_every_id(db):
     # The SDK scans a collection from `__id-9223372036854775808__`, a numeric ID that sorts
     # before every other ID; IDs with digits and capitals sort below '_' as strings.
