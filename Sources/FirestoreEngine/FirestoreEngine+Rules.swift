@@ -63,8 +63,10 @@ extension FirestoreEngine {
     /// `!=`, `array-contains`, …) hold a ``RuleValue/constrained(_:)`` value that decides only
     /// the comparisons the bounds imply; every other field, and the document ID, is unknown, so
     /// a rule that depends on them errors and denies. A disjunct that names documents
-    /// (`__name__ ==` or `in`) is judged on those documents as stored. A disjunct that cannot
-    /// match anything (`owner == 'a' and owner == 'b'`) needs no permission.
+    /// (`__name__ ==` or `in`) is judged on those documents as stored (a missing one leaves
+    /// `resource` undefined). As on the emulator, a disjunct is judged even where it cannot match
+    /// anything (`owner == 'a' and owner == 'b'` is judged with owner 'a'; a value the field's
+    /// other filters rule out, by those filters).
     func authorizeQuery(_ ruleset: Ruleset, _ query: Query, identity: Identity, source: StoreRulesDataSource) throws(FirestoreError) {
         let db = query.database
         var elements: [RulesRequest.PathElement] = ["databases", db.database, "documents"].map { .segment($0) }
@@ -113,10 +115,13 @@ extension FirestoreEngine {
                 } catch {
                     throw .internalError("Storage failure: \(error)")
                 }
-                request = RulesRequest(method: .list, path: RuleValues.path(of: key, in: db).segments, variables: [
-                    "request": requestValue,
-                    "resource": document.map { RuleValues.resource($0, in: db) } ?? .null,
-                ])
+                // A key the query names that holds no document leaves `resource` undefined (an
+                // error, as the emulator reads it), not null as for a get.
+                var variables: [String: RuleValue] = ["request": requestValue]
+                if let document { variables["resource"] = RuleValues.resource(document, in: db) }
+                var named = RulesRequest(method: .list, path: RuleValues.path(of: key, in: db).segments, variables: variables)
+                if document == nil { named.undefined = ["resource"] }
+                request = named
             }
             try enforce(ruleset, request, db: db, source: source, ledger: &ledger)
         }
@@ -142,13 +147,13 @@ extension FirestoreEngine {
         var alternatives: [FieldPath: [RuleValue]] = [:] // equality (one value) or `in` (several)
         var bounds: [FieldPath: RuleConstraint] = [:]
         var fields: [FieldPath] = [] // in first-seen order, for deterministic candidates
+        // The first equality or `in` on a field gives its values; the emulator judges the rules on
+        // each of them even where the query can match none (`n == 1 and n != 1` needs the
+        // permission, though it matches nothing).
         func pin(_ path: FieldPath, _ values: [RuleValue]) {
-            if let current = alternatives[path] {
-                alternatives[path] = current.filter { c in values.contains { $0 == c } }
-            } else {
-                alternatives[path] = values
-                if bounds[path] == nil { fields.append(path) }
-            }
+            guard alternatives[path] == nil else { return }
+            alternatives[path] = values
+            if bounds[path] == nil { fields.append(path) }
         }
         func constrain(_ path: FieldPath, _ text: String, _ change: (inout RuleConstraint) -> Void) {
             if bounds[path] == nil, alternatives[path] == nil { fields.append(path) }
@@ -187,7 +192,11 @@ extension FirestoreEngine {
                 case .arrayContainsAny:
                     if case .array(let values) = value {
                         constrain(path, "array-contains-any \(v)") { c in
-                            if values.count == 1 { c.elements.append(RuleValues.value(values[0])) }
+                            if values.count == 1 {
+                                c.elements.append(RuleValues.value(values[0]))
+                            } else {
+                                c.someOf.append(values.map(RuleValues.value))
+                            }
                         }
                     }
                 }
@@ -205,11 +214,17 @@ extension FirestoreEngine {
         if let named { return named.map { .named($0) } }
         var candidates: [[String: RuleValue]] = [[:]]
         for path in fields {
-            if var values = alternatives[path] {
-                // Values the bounds rule out match nothing.
-                if let c = bounds[path] { values = values.filter(c.admits) }
+            if let values = alternatives[path] {
+                // A value the field's other filters rule out is judged by those filters alone
+                // (`n == 1 and n > 5` proves `n > 5`, not `n == 1`), as on the emulator.
+                let bound = bounds[path]
                 candidates = candidates.flatMap { c in
-                    values.map { v in var c = c; c.setNested(v, at: path.segments[...]); return c }
+                    values.map { v in
+                        var c = c
+                        let judged: RuleValue = if let bound, !bound.admits(v) { .constrained(bound) } else { v }
+                        c.setNested(judged, at: path.segments[...])
+                        return c
+                    }
                 }
             } else if let c = bounds[path] {
                 candidates = candidates.map { var d = $0; d.setNested(.constrained(c), at: path.segments[...]); return d }

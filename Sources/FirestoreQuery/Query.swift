@@ -25,7 +25,8 @@ package struct Query: Sendable, Equatable {
     /// filter): `not-in` is refused beside any OR, as on the emulator.
     package var writtenWithDisjunction = false
     /// An error the query gives only after the security rules have allowed it (the emulator
-    /// judges rules first): a descending key scan.
+    /// judges rules first): a descending key scan, an equality on the key beside an inequality on
+    /// another field, or the key ordered before another field.
     package var deferredError: FirestoreError?
 
     /// Validates `structured` as Firestore does and normalizes its order.
@@ -69,7 +70,7 @@ package struct Query: Sendable, Equatable {
         self.select = structured.select
         self.orderBy = []
         try QueryValidator(query: self).validateKind()
-        try QueryValidator(query: self).validateFilters()
+        let filterError = try QueryValidator(query: self).validateFilters()
         // A repeated `__name__ desc` alone (no field filters) is the emulator's descending key
         // scan, refused as such (after the rules) rather than as a repeated key.
         if explicitOrderBy.count > 1, explicitOrderBy.allSatisfy({ $0.field.isDocumentName && $0.direction == .descending }),
@@ -77,8 +78,8 @@ package struct Query: Sendable, Equatable {
             explicitOrderBy = [explicitOrderBy[0]]
         }
         orderBy = Self.normalizedOrder(explicit: explicitOrderBy, inequalityFields: inequalityFields)
-        try QueryValidator(query: self).validateOrderAndCursors()
-        deferredError = QueryValidator(query: self).descendingKeyScanError
+        let orderError = try QueryValidator(query: self).validateOrderAndCursors()
+        deferredError = filterError ?? orderError ?? QueryValidator(query: self).descendingKeyScanError
         if let nearest = structured.findNearest {
             try Self.validate(nearest, in: structured)
             findNearest = nearest

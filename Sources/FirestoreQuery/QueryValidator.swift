@@ -29,8 +29,10 @@ struct QueryValidator {
         }
     }
 
-    func validateFilters() throws(FirestoreError) {
-        guard let filter = query.filter else { return }
+    /// Checks the filters; returns the error the emulator gives only after the security rules
+    /// allowed the query (key equality beside an inequality on another field), if any.
+    func validateFilters() throws(FirestoreError) -> FirestoreError? {
+        guard let filter = query.filter else { return nil }
         var fieldFilters: [(FieldPath, Filter.Operator, Value)] = []
         filter.forEachFieldFilter { fieldFilters.append(($0, $1, $2)) }
         var notEqualLike = 0
@@ -59,8 +61,9 @@ struct QueryValidator {
         }
         if let unaryError { throw unaryError }
         let keyEquality = fieldFilters.contains { $0.0.isDocumentName && ($0.1 == .equal || $0.1 == .in) }
+        var deferred: FirestoreError?
         if keyEquality, !inequalityFields.contains(.documentName), inequalityFields.contains(where: { !$0.isDocumentName }) {
-            throw .invalidArgument("Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities.")
+            deferred = .invalidArgument("Equality on key is not allowed if there are other inequality fields and key does not appear in inequalities.")
         }
         if inequalityFields.count > Self.maxInequalityFields {
             throw .invalidArgument("A query may not have more than \(Self.maxInequalityFields) distinct inequality fields.")
@@ -81,6 +84,7 @@ struct QueryValidator {
                 throw .invalidArgument("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
             }
         }
+        return deferred
     }
 
     private func validate(path: FieldPath, op: Filter.Operator, value: Value) throws(FirestoreError) {
@@ -140,7 +144,9 @@ struct QueryValidator {
     /// orders and the ancestor (a query below the root) together.
     static let maxQueryTerms = 100
 
-    func validateOrderAndCursors() throws(FirestoreError) {
+    /// Checks the orders and cursors; returns the error the emulator gives only after the
+    /// security rules allowed the query (the key ordered before another field), if any.
+    func validateOrderAndCursors() throws(FirestoreError) -> FirestoreError? {
         let filters = query.filter.map(Self.filterTermCount) ?? 0
         let terms = filters + query.explicitOrderBy.count + (query.parent.isRoot ? 0 : 1)
         if terms > Self.maxQueryTerms {
@@ -158,8 +164,9 @@ struct QueryValidator {
         for path in query.select ?? [] { try path.validateAsReference(use: .membership) }
         // The key must come last in the order results follow, which adds the inequality fields
         // after the explicit order: an explicit key before them is refused too.
+        var deferred: FirestoreError?
         if let i = query.orderBy.firstIndex(where: { $0.field.isDocumentName }), i < query.orderBy.count - 1 {
-            throw .invalidArgument("order by clause cannot contain more fields after the key")
+            deferred = .invalidArgument("order by clause cannot contain more fields after the key")
         }
         let explicitName = query.explicitOrderBy.contains { $0.field.isDocumentName }
         let cursorLimit = explicitName ? query.orderBy.count : query.orderBy.count - 1
@@ -174,6 +181,7 @@ struct QueryValidator {
                 }
             }
         }
+        return deferred
     }
 
     /// The number of distinct disjuncts of the filter in disjunctive normal form, as the

@@ -116,11 +116,30 @@ struct RulesEnforcementTests {
         ("resource.data.members.hasAny([request.auth.uid])", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
         ("resource.data.members.hasAny(['x', request.auth.uid].toSet())", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
         ("resource.data.members.hasAny([request.auth.uid])", .field(FieldPath(["members"]), .arrayContains, "bob"), false),
-        // Contradictory equalities match nothing, so nothing needs permission.
+        // The first equality or `in` on a field gives its values, whatever other filters on it say.
         ("resource.data.owner == request.auth.uid",
          .composite(.and, [.field(FieldPath(["owner"]), .equal, "alice"), .field(FieldPath(["owner"]), .equal, "bob")]), true),
+        ("resource.data.owner == 'zz'",
+         .composite(.and, [.field(FieldPath(["owner"]), .equal, "alice"), .field(FieldPath(["owner"]), .equal, "bob")]), false),
         ("resource.data.owner == request.auth.uid",
-         .composite(.and, [.field(FieldPath(["owner"]), .in, .array(["alice", "bob"])), .field(FieldPath(["owner"]), .notEqual, "bob")]), true),
+         .composite(.and, [.field(FieldPath(["owner"]), .in, .array(["alice", "bob"])), .field(FieldPath(["owner"]), .notEqual, "bob")]), false),
+        ("resource.data.n == 7", .composite(.and, [.field(FieldPath(["n"]), .in, .array([.integer(1), .integer(7)])), .field(FieldPath(["n"]), .greaterThan, .integer(5))]), false),
+        ("resource.data.n > 5", .composite(.and, [.field(FieldPath(["n"]), .equal, .integer(1)), .field(FieldPath(["n"]), .notEqual, .integer(1))]), false),
+        // ... and a value the other filters rule out is judged by them alone.
+        ("resource.data.n > 5", .composite(.and, [.field(FieldPath(["n"]), .equal, .integer(1)), .field(FieldPath(["n"]), .greaterThan, .integer(5))]), true),
+        ("resource.data.n > 5", .composite(.and, [.field(FieldPath(["n"]), .in, .array([.integer(1), .integer(7)])), .field(FieldPath(["n"]), .greaterThan, .integer(5))]), true),
+        ("resource.data.n == 7", .composite(.and, [.field(FieldPath(["n"]), .equal, .integer(7)), .field(FieldPath(["n"]), .greaterThan, .integer(5))]), true),
+        // A bounded value `in` a list is false; an unproven `hasAny` too (both as the emulator).
+        ("!(resource.data.n in [3])", .field(FieldPath(["n"]), .notEqual, .integer(3)), true),
+        ("!(resource.data.n in [3])", .field(FieldPath(["n"]), .greaterThan, .integer(5)), true),
+        ("resource.data.n in [3, 7]", .field(FieldPath(["n"]), .greaterThan, .integer(5)), false),
+        ("resource.data.members.hasAny(['alice', 'bob'])", .field(FieldPath(["members"]), .arrayContainsAny, .array(["alice", "bob"])), true),
+        ("resource.data.members.hasAny(['alice', 'bob', 'carol'])", .field(FieldPath(["members"]), .arrayContainsAny, .array(["bob", "alice"])), true),
+        ("resource.data.members.hasAny(['alice'])", .field(FieldPath(["members"]), .arrayContainsAny, .array(["alice", "bob"])), false),
+        ("!resource.data.members.hasAny(['y'])", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
+        // A named key with no document leaves `resource` undefined.
+        ("resource == null || resource.data.owner == request.auth.uid",
+         .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/zz")), false),
         // Named documents are judged as stored.
         ("resource.data.owner == request.auth.uid", .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/a")), true),
         ("resource.data.owner == request.auth.uid", .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/b")), false),
@@ -145,6 +164,27 @@ struct RulesEnforcementTests {
             #expect(allowed, "\(rule) with \(String(describing: filter)) was allowed")
         } catch {
             #expect(!allowed && error.code == .permissionDenied, "\(rule) with \(String(describing: filter)): \(error)")
+        }
+    }
+
+    @Test("a query refused only for its shape (key equality beside another inequality, the key ordered first) is judged by the rules first",
+          arguments: [false, true])
+    func shapeErrorsAfterRules(_ allowed: Bool) async throws {
+        let e = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let text = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /posts/{id} {\n      allow list: if \(allowed);\n    }\n  }\n}\n"
+        #expect(e.rules.install([RulesSource(name: "firestore.rules", text: text)], project: Self.db.project).ruleset != nil)
+        let key = Value.reference("projects/rules/databases/(default)/documents/posts/a")
+        let n = FieldPath(["n"])
+        let shapes = [
+            StructuredQuery(from: [.init(collectionID: "posts")],
+                            filter: .composite(.and, [.field(.documentName, .equal, key), .field(n, .greaterThan, .integer(5))])),
+            StructuredQuery(from: [.init(collectionID: "posts")], orderBy: [.init(.documentName), .init(n, .descending)]),
+        ]
+        for structured in shapes {
+            let query = try Query(structured, parent: .root, database: Self.db)
+            await #expect { try await e.runQuery(query, identity: Self.alice) } throws: { error in
+                (error as? FirestoreError)?.code == (allowed ? .invalidArgument : .permissionDenied)
+            }
         }
     }
 

@@ -22,8 +22,11 @@ package struct RulesRequest: Sendable {
     /// The path being accessed.
     package var path: [PathElement]
     /// The global variables, normally `request` and `resource`, as built by the caller.
-    /// Declared globals the caller leaves out are `null`.
+    /// Declared globals the caller leaves out are `null`, except those in ``undefined``.
     package var variables: [String: RuleValue]
+    /// Declared globals that have no value: reading one is an error (`resource` for a key a
+    /// query names that holds no document).
+    package var undefined: Set<String> = []
 
     /// Creates a request for a fully known path.
     package init(method: RulesMethod, path: [String], variables: [String: RuleValue] = [:]) {

@@ -21,7 +21,10 @@ extension Ruleset {
         let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
         defer { ledger = evaluator.ledger }
         let globalEnvironment = Environment(parent: nil, capacity: globals.count + request.variables.count)
-        for name in globals where request.variables[name] == nil { globalEnvironment.bind(name, .success(.null)) }
+        for name in globals where request.variables[name] == nil {
+            globalEnvironment.bind(name, request.undefined.contains(name)
+                ? .failure(RuleError("Variable read error. Variable: [\(name)]")) : .success(.null))
+        }
         for (name, value) in request.variables { globalEnvironment.bind(name, .success(value)) }
 
         var resolver = MatchResolver(path: request.path, globals: globals)

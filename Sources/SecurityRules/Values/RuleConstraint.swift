@@ -5,7 +5,8 @@
 /// A comparison the constraints prove for every value they admit is true; anything else about
 /// the value, including a comparison they refute, is unknown and evaluates to an error, which
 /// denies as usual (so `!(resource.data.n < 5)` does not follow from `where n >= 5`, as in the
-/// Firestore emulator). Bounds prove an ordering against a constant of the same kind (numbers,
+/// Firestore emulator). Two exceptions follow the emulator too: the value `in` a list, and a
+/// `hasAny` the filters do not prove, are false rather than unknown. Bounds prove an ordering against a constant of the same kind (numbers,
 /// int or float, against numbers; strings against strings).
 package struct RuleConstraint: Sendable, Hashable {
     package struct Bound: Sendable, Hashable {
@@ -25,6 +26,8 @@ package struct RuleConstraint: Sendable, Hashable {
     package var excluded: [RuleValue] = []
     /// Values a list field is known to hold (`array-contains`, a one-value `array-contains-any`).
     package var elements: [RuleValue] = []
+    /// Lists of which a list field holds at least one value (`array-contains-any`).
+    package var someOf: [[RuleValue]] = []
     /// The query's constraints as written, for messages (`n > 5`).
     package var summary: [String] = []
 
@@ -55,8 +58,10 @@ package struct RuleConstraint: Sendable, Hashable {
         case .equal: return nil
         case .notEqual: return excludes(value) ? true : nil
         case .in:
+            // `constrained in list`: false, as the emulator judges it, whatever the bounds say
+            // (so `!(n in [3])` holds for `where n != 3`, and for `where n > 0` too).
+            guard !constrainedOnLeft else { return false }
             // `value in constrained`: membership in a list the query says contains it.
-            guard !constrainedOnLeft else { return nil }
             return Library.member(value, of: elements) ? true : nil
         case .less, .lessEqual, .greater, .greaterEqual:
             let flipped: BinaryOperator = switch op {
@@ -97,8 +102,7 @@ package struct RuleConstraint: Sendable, Hashable {
         return nil
     }
 
-    /// Whether a value can satisfy the constraints (a query pinning a field to values drops
-    /// those its other filters rule out).
+    /// Whether a value can satisfy the constraints.
     package func admits(_ value: RuleValue) -> Bool { !excludes(value) }
 
     /// Whether no admitted value equals `value`. Any filter on the field (a bound, `!=`,
@@ -111,8 +115,9 @@ package struct RuleConstraint: Sendable, Hashable {
     }
 
     /// A method call on the constrained value: `list.hasAny(values)` is true when the query says
-    /// the list holds one of `values` (`where tags array-contains x` proves `tags.hasAny([x])`).
-    /// Anything else is unknown.
+    /// the list holds one of `values` (`where tags array-contains x` proves `tags.hasAny([x])`,
+    /// `where tags array-contains-any [x, y]` proves `tags.hasAny([x, y, z])`), and false
+    /// otherwise, as the emulator judges it. Anything else is unknown.
     func method(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
         if name == "hasAny", arguments.count == 1 {
             let candidates: [RuleValue]? = switch arguments[0] {
@@ -120,8 +125,10 @@ package struct RuleConstraint: Sendable, Hashable {
             case .set(let set): set.elements
             default: nil
             }
-            if let candidates, candidates.contains(where: { Library.member($0, of: elements) }) {
-                return .success(.bool(true))
+            if let candidates {
+                let proven = candidates.contains { Library.member($0, of: elements) }
+                    || someOf.contains { any in any.allSatisfy { Library.member($0, of: candidates) } }
+                return .success(.bool(proven))
             }
         }
         return .failure(unknown("`.\(name)()` of the value"))
