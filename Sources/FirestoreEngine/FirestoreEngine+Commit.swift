@@ -302,7 +302,7 @@ extension FirestoreEngine {
     /// Firestore stores timestamps with microsecond precision: finer digits are dropped.
     static func normalized(_ write: Write) -> Write {
         var w = write
-        if case .update(let fields, let mask) = w.operation, fields.values.contains(where: hasNanoseconds) {
+        if case .update(let fields, let mask) = w.operation, fields.values.contains(where: \.hasNanoseconds) {
             w.operation = .update(fields: fields.mapValues(\.truncatingTimestamps), mask: mask)
         }
         w.transforms = w.transforms.map { t in
@@ -317,15 +317,5 @@ extension FirestoreEngine {
             return t
         }
         return w
-    }
-
-    /// Whether a value holds a timestamp finer than microseconds.
-    static func hasNanoseconds(_ v: Value) -> Bool {
-        switch v {
-        case .timestamp(let t): t != t.truncatedToMicroseconds
-        case .array(let a): a.contains(where: hasNanoseconds)
-        case .map(let m): m.values.contains(where: hasNanoseconds)
-        default: false
-        }
     }
 }

@@ -117,10 +117,8 @@ extension FirestoreEngine {
                 }
                 // A key the query names that holds no document leaves `resource` undefined (an
                 // error, as the emulator reads it), not null as for a get.
-                var variables: [String: RuleValue] = ["request": requestValue]
-                if let document { variables["resource"] = RuleValues.resource(document, in: db) }
-                var named = RulesRequest(method: .list, path: RuleValues.path(of: key, in: db).segments, variables: variables)
-                if document == nil { named.undefined = ["resource"] }
+                var named = RulesRequest(method: .list, path: RuleValues.path(of: key, in: db).segments, variables: ["request": requestValue])
+                if let document { named.variables["resource"] = RuleValues.resource(document, in: db) } else { named.undefined = ["resource"] }
                 request = named
             }
             try enforce(ruleset, request, db: db, source: source, ledger: &ledger)

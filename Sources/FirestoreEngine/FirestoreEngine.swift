@@ -201,28 +201,21 @@ package final class FirestoreEngine: Sendable {
     /// collections that held documents then.
     package func listCollectionIDs(_ db: DatabaseID, parent: ResourcePath,
                                    consistency: ReadConsistency = .current) async throws(FirestoreError) -> [String] {
-        let (readTime, _) = try readTime(for: consistency, in: db)
-        return try await run(db) { s in
-            try readTime.map { try s.collectionIDs(under: parent, at: $0.microseconds) } ?? s.collectionIDs(under: parent)
-        }
-        .sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
+        let at = try readTime(for: consistency, in: db).0?.microseconds
+        return try await run(db) { s in try s.collectionIDs(under: parent, at: at) }
+            .sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
     }
 
     /// Keys in `collection` with no document but with documents below them (at the past time
     /// of `consistency`, if it has one).
     package func missingDocuments(_ db: DatabaseID, in collection: ResourcePath,
                                   consistency: ReadConsistency = .current) async throws(FirestoreError) -> [ResourcePath] {
-        let (readTime, _) = try readTime(for: consistency, in: db)
+        let at = try readTime(for: consistency, in: db).0?.microseconds
         return try await run(db) { s in
-            guard let at = readTime?.microseconds else {
-                return try s.documentIDsWithDescendants(in: collection).compactMap { id in
-                    let key = collection.appending(id)
-                    return try s.document(key) == nil ? key : nil
-                }
-            }
-            return try s.documentIDsWithDescendants(in: collection, at: at).compactMap { id in
+            try s.documentIDsWithDescendants(in: collection, at: at).compactMap { id in
                 let key = collection.appending(id)
-                return try s.document(key, at: at) == nil ? key : nil
+                let document = try at.map { try s.document(key, at: $0) } ?? s.document(key)
+                return document == nil ? key : nil
             }
         }
     }

@@ -69,6 +69,16 @@ package enum Value: Sendable {
 }
 
 extension Value {
+    /// Whether the value holds a timestamp finer than microseconds.
+    package var hasNanoseconds: Bool {
+        switch self {
+        case .timestamp(let t): t != t.truncatedToMicroseconds
+        case .array(let a): a.contains(where: \.hasNanoseconds)
+        case .map(let m): m.values.contains(where: \.hasNanoseconds)
+        default: false
+        }
+    }
+
     /// The value with every timestamp in it cut to microseconds, the precision Firestore stores.
     package var truncatingTimestamps: Value {
         switch self {

@@ -93,7 +93,7 @@ package struct Query: Sendable, Equatable {
         switch filter {
         case .field(let path, let op, let value):
             switch value {
-            case .array, .map: .field(path, op, value.truncatingTimestamps)
+            case .array, .map: value.hasNanoseconds ? .field(path, op, value.truncatingTimestamps) : filter
             default: filter
             }
         case .composite(let op, let filters): .composite(op, filters.map(truncatingNestedTimestamps))

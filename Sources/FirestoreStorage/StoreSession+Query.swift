@@ -89,24 +89,18 @@ extension StoreSession {
     }
 
     /// The IDs of the collections directly under `parent` that hold any document at any depth,
-    /// in UTF-8 order; each is found with one index seek.
-    package func collectionIDs(under parent: ResourcePath) throws -> [String] {
-        try distinctNextSegments(after: IndexKey.encode(path: parent))
+    /// in UTF-8 order; each is found with one index seek. With `readTime` (microseconds), those
+    /// of the documents as they were then.
+    package func collectionIDs(under parent: ResourcePath, at readTime: Int64? = nil) throws -> [String] {
+        let prefix = IndexKey.encode(path: parent)
+        return try readTime.map { try distinctNextSegments(after: prefix, at: $0) } ?? distinctNextSegments(after: prefix)
     }
 
-    /// The document IDs directly in `collection` that exist or have descendants.
-    package func documentIDsWithDescendants(in collection: ResourcePath) throws -> [String] {
-        try distinctNextSegments(after: IndexKey.encode(path: collection))
-    }
-
-    /// ``collectionIDs(under:)`` as the documents were at `readTime` (microseconds).
-    package func collectionIDs(under parent: ResourcePath, at readTime: Int64) throws -> [String] {
-        try distinctNextSegments(after: IndexKey.encode(path: parent), at: readTime)
-    }
-
-    /// ``documentIDsWithDescendants(in:)`` as the documents were at `readTime` (microseconds).
-    package func documentIDsWithDescendants(in collection: ResourcePath, at readTime: Int64) throws -> [String] {
-        try distinctNextSegments(after: IndexKey.encode(path: collection), at: readTime)
+    /// The document IDs directly in `collection` that exist or have descendants (at `readTime`,
+    /// in microseconds, if given).
+    package func documentIDsWithDescendants(in collection: ResourcePath, at readTime: Int64? = nil) throws -> [String] {
+        let prefix = IndexKey.encode(path: collection)
+        return try readTime.map { try distinctNextSegments(after: prefix, at: $0) } ?? distinctNextSegments(after: prefix)
     }
 
     /// The distinct segments that follow `prefix` in the keys of the documents that existed at
