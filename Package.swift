@@ -8,6 +8,7 @@ import Glibc
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 /// How the `hearth` binary is linked on Linux: with lld, without exporting every Swift symbol
@@ -48,11 +49,26 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
+        // Shared below every service.
+        .target(name: "HearthJSON", swiftSettings: settings),
+        .target(name: "HearthIdentity", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .target(
+            name: "HearthHTTP",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+        // The Firestore slice.
         .target(name: "FirestoreModel", swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
-        .target(name: "SecurityRules", swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
             dependencies: [
@@ -63,22 +79,24 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", "HearthIdentity",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
         .target(
             name: "FirestoreListen",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine"],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "HearthIdentity"],
             swiftSettings: settings
         ),
         .target(
             name: "FirestoreJSON",
-            dependencies: ["FirestoreModel", "FirestoreEngine"],
+            dependencies: ["FirestoreModel", "HearthJSON"],
             swiftSettings: settings
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreEngine", "FirestoreJSON", "SecurityRules", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON", "HearthIdentity",
+                           .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
         .target(
@@ -95,7 +113,7 @@ let package = Package(
         .target(
             name: "FirestoreGRPC",
             dependencies: [
-                "FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "FirestoreWire",
+                "FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreWire", "HearthIdentity",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -103,13 +121,14 @@ let package = Package(
         ),
         .target(
             name: "FirestoreWebSocket",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON"],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "HearthJSON", "HearthIdentity"],
             swiftSettings: settings
         ),
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreGRPC", "SecurityRules",
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,17 +153,29 @@ let package = Package(
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),
-        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
-        .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery"], swiftSettings: settings),
-        .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules"], swiftSettings: settings),
-        .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: settings),
-        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "SecurityRules"], swiftSettings: settings),
+        // What several test targets share (raw sockets): a library only tests link.
+        .target(name: "HearthTestSupport", path: "Tests/HearthTestSupport", swiftSettings: settings),
+        .testTarget(name: "HearthJSONTests", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "HearthIdentityTests", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(
-            name: "FirestoreWebSocketTests",
-            dependencies: ["FirestoreWebSocket", "FirestoreEngine", "FirestoreStorage", "HearthServer"],
+            name: "HearthHTTPTests",
+            dependencies: [
+                "HearthHTTP", "HearthTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: settings
         ),
+        .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", "FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: settings),
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules",
+                                                                 "HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage",
+                                                                 "HearthIdentity"], swiftSettings: settings),
+        .testTarget(name: "FirestoreJSONTests", dependencies: ["FirestoreJSON", "FirestoreModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreWireTests",
             dependencies: [
@@ -154,11 +185,30 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreStorage"], swiftSettings: settings),
+        .testTarget(
+            name: "FirestoreGRPCTests",
+            dependencies: [
+                "FirestoreGRPC", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "FirestoreRESTTests",
+            dependencies: ["FirestoreREST", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "HearthJSON"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "FirestoreWebSocketTests",
+            dependencies: ["FirestoreWebSocket", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "HearthServer", "HearthTestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "HearthServerTests",
             dependencies: [
-                "FirestoreREST", "FirestoreJSON", "HearthServer", "FirestoreStorage", "FirestoreWire",
+                "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),

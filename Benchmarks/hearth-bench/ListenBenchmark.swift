@@ -5,6 +5,8 @@ import FirestoreQuery
 import FirestoreStorage
 import Foundation
 import SecurityRules
+import HearthIdentity
+import HearthJSON
 
 /// Listener costs: writing 100k documents with and without a query listener, and write→event
 /// latency with 1 and 1,000 listeners attached.
@@ -80,7 +82,7 @@ enum ListenBenchmark {
         _ = try await engine.commit(db, writes: (0..<100).map {
             Write(key: ResourcePath(["tasks", "t\($0)"]), operation: .update(fields: ["userId": "alice", "title": "x", "priority": "low", "completed": false], mask: nil))
         })
-        let alice = Identity.client(claims: ["sub": "alice"])
+        let alice = Identity.user(IDToken(claims: [("sub", .string("alice"))]))
         func measure(_ identity: Identity, _ n: Int) async throws -> Double {
             let start = monotonicNanos()
             for i in 0..<n { _ = try await engine.getDocument(db, key: ResourcePath(["tasks", "t\(i % 100)"]), identity: identity) }

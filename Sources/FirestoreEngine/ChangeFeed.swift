@@ -6,6 +6,12 @@ package struct DocumentChange: Sendable, Equatable {
     package var key: ResourcePath
     package var before: Document?
     package var after: Document?
+
+    package init(key: ResourcePath, before: Document?, after: Document?) {
+        self.key = key
+        self.before = before
+        self.after = after
+    }
 }
 
 /// Everything one commit changed, published once the commit is durable.

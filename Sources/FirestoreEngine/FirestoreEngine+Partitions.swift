@@ -1,4 +1,5 @@
 package import FirestoreModel
+package import HearthIdentity
 package import FirestoreQuery
 
 /// PartitionQuery: split points that cut a collection-group query's results into runs of

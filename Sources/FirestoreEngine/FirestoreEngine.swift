@@ -1,5 +1,6 @@
 import Foundation
 package import FirestoreModel
+package import HearthIdentity
 package import FirestoreQuery
 package import FirestoreStorage
 import Logging
@@ -86,11 +87,22 @@ package final class FirestoreEngine: Sendable {
 
     // MARK: Reads
 
+    /// Begins the transaction a `.newTransaction` consistency asks for, and returns the
+    /// consistency that reads in it with the new transaction's ID; any other consistency is
+    /// returned as it is, with no ID. Every transport resolves a request's selector here.
+    package func resolve(_ consistency: ReadConsistency, in db: DatabaseID) throws(FirestoreError) -> (ReadConsistency, newTransaction: [UInt8]?) {
+        guard case .newTransaction(let mode) = consistency else { return (consistency, nil) }
+        let id = try beginTransaction(db, mode: mode)
+        return (.transaction(id), id)
+    }
+
     /// The read time a consistency selects (nil: current), validating transactions.
     func readTime(for consistency: ReadConsistency, in db: DatabaseID) throws(FirestoreError) -> (Timestamp?, [UInt8]?) {
         switch consistency {
         case .current:
             return (nil, nil)
+        case .newTransaction:
+            throw .internalError("A new transaction must be begun (FirestoreEngine.resolve) before it is read in.")
         case .readTime(let t):
             try validateReadTime(t)
             return (t, nil)

@@ -49,15 +49,6 @@ package enum RuleValues {
         ])
     }
 
-    /// `request.auth`: null without credentials, else `{uid, token}` with every claim.
-    package static func auth(_ identity: Identity) -> RuleValue {
-        guard case .client(let claims) = identity else { return .null }
-        var uid: RuleValue = .null
-        // As the official emulator: the uid is the `sub` claim.
-        if case .string(let s)? = claims["sub"] { uid = .string(s) }
-        return .map(["uid": uid, "token": .map(claims.stringKeyed(value))])
-    }
-
     static func timestamp(_ t: Timestamp) -> RuleValue {
         RuleTimestamp(seconds: t.seconds, nanos: Int64(t.nanos)).map(RuleValue.timestamp) ?? .null
     }

@@ -2,14 +2,6 @@ package import FirestoreModel
 package import FirestoreQuery
 import Synchronization
 
-/// What a transaction is allowed to do.
-package enum TransactionMode: Sendable, Equatable {
-    /// Reads at a fixed time (the given one, or the transaction's start).
-    case readOnly(readTime: Timestamp?)
-    /// Reads and writes; `retrying` names the transaction it retries.
-    case readWrite(retrying: [UInt8]?)
-}
-
 /// Open transactions of one database, their read sets, and the locks their reads hold.
 ///
 /// Locking follows the official emulator (docs/decisions/0006-transaction-locks.md): a read in

@@ -1,4 +1,5 @@
 package import FirestoreModel
+import Foundation
 
 /// Applies one write to a document's current state: preconditions, set or merge, delete,
 /// and field transforms; the precondition can be checked on its own. Pure: the caller supplies the current document and the commit time.

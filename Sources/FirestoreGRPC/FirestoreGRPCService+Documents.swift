@@ -5,11 +5,12 @@ import FirestoreQuery
 import FirestoreWire
 import GRPCCore
 import SwiftProtobuf
+import HearthIdentity
 
 extension FirestoreGRPCService {
     func getDocument(_ r: Google_Firestore_V1_GetDocumentRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_Document {
         let (db, key) = try PathValidation.documentKey(fromName: r.name)
-        let (c, _) = try consistency(db, r.selection)
+        let (c, _) = try engine.resolve(r.consistency(), in: db)
         guard let doc = try await engine.getDocument(db, key: key, consistency: c, identity: identity) else {
             throw .notFound("Document (\(r.name)) not found.")
         }
@@ -21,7 +22,7 @@ extension FirestoreGRPCService {
         if r.showMissing { try identity.requireAdmin("Metadata operations") }
         // With show_missing the emulator takes a negative page size as no limit.
         if r.pageSize < 0, !r.showMissing { throw .invalidArgument("Page size must be nonnegative.") }
-        let (c, _) = try consistency(db, r.selection)
+        let (c, _) = try engine.resolve(r.consistency(), in: db)
         // No document can be written under an ID this long, so there is nothing to list (as the
         // emulator answers; a query naming it is refused).
         if r.collectionID.utf8.count > PathValidation.maxIDBytes { return .init() }
@@ -87,7 +88,7 @@ extension FirestoreGRPCService {
 
     func batchGetDocuments(_ r: Google_Firestore_V1_BatchGetDocumentsRequest, _ identity: Identity,
                            _ writer: RPCWriter<Google_Firestore_V1_BatchGetDocumentsResponse>) async throws {
-        let db = try Self.database(r.database)
+        let db = try DatabaseID.parse(databaseName: r.database)
         var keys: [ResourcePath] = []
         var foreign: [String] = []
         var seen = Set<[UInt8]>() // by bytes: canonically equivalent names are different documents
@@ -96,7 +97,7 @@ extension FirestoreGRPCService {
             if other == db { keys.append(key) } else { foreign.append(name) }
         }
         let mask = r.hasMask ? try WireCodec.decodeMask(r.mask) : nil
-        let (c, newID) = try consistency(db, r.selection)
+        let (c, newID) = try engine.resolve(r.consistency(), in: db)
         let (docs, time) = try await engine.batchGet(db, keys: keys, consistency: c, identity: identity)
         if let newID {
             var first = Google_Firestore_V1_BatchGetDocumentsResponse()

@@ -7,6 +7,7 @@ import FirestoreWire
 import GRPCCore
 import SwiftProtobuf
 import Synchronization
+import HearthIdentity
 
 /// Firestore's watch protocol over the listen engine.
 ///
@@ -36,7 +37,7 @@ extension FirestoreGRPCService {
                     switch request.targetChange {
                     case .addTarget(let target)?:
                         do {
-                            let db = try Self.database(request.database)
+                            let db = try DatabaseID.parse(databaseName: request.database)
                             streamDatabase.value = db
                             session.add(try Self.target(target, database: db))
                         } catch {

@@ -5,6 +5,7 @@ import FirestoreQuery
 import FirestoreWire
 import GRPCCore
 import SwiftProtobuf
+import HearthIdentity
 
 extension FirestoreGRPCService {
     func runQuery(_ r: Google_Firestore_V1_RunQueryRequest, _ identity: Identity,
@@ -12,7 +13,7 @@ extension FirestoreGRPCService {
         let (db, parent) = try Self.parent(r.parent)
         guard case .structuredQuery(let sq)? = r.queryType else { throw FirestoreError.invalidArgument("A structured query is required.") }
         let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
-        let (c, newID) = try consistency(db, r.selection)
+        let (c, newID) = try engine.resolve(r.consistency(), in: db)
         let (docs, time) = try await engine.runQuery(query, consistency: c, identity: identity)
         if let newID {
             var first = Google_Firestore_V1_RunQueryResponse()
@@ -41,7 +42,7 @@ extension FirestoreGRPCService {
             throw FirestoreError.invalidArgument("A structured aggregation query is required.")
         }
         let aggregator = try Aggregator(try WireCodec.decodeAggregations(saq.aggregations, at: "structured_aggregation_query.aggregations"))
-        let (c, newID) = try consistency(db, r.selection)
+        let (c, newID) = try engine.resolve(r.consistency(), in: db)
         let result: [FieldName: Value]
         let time: Timestamp
         if case .structuredQuery(let inner)? = saq.queryType {
@@ -70,7 +71,7 @@ extension FirestoreGRPCService {
         let (db, parent) = try Self.parent(r.parent)
         guard case .structuredQuery(let sq)? = r.queryType else { throw .invalidArgument("A structured query is required.") }
         let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "structured_query"), parent: parent, database: db)
-        let (c, _) = try consistency(db, r.selection)
+        let (c, _) = try engine.resolve(r.consistency(), in: db)
         let page = try await engine.partitionQuery(query, count: r.partitionCount, pageSize: r.pageSize, pageToken: r.pageToken,
                                                    consistency: c, identity: identity)
         var response = Google_Firestore_V1_PartitionQueryResponse()
@@ -85,7 +86,7 @@ extension FirestoreGRPCService {
         try identity.requireAdmin("Metadata operations")
         let (db, parent) = try Self.parent(r.parent)
         if r.pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
-        let (c, _) = try consistency(db, r.selection)
+        let (c, _) = try engine.resolve(r.consistency(), in: db)
         let ids = try await engine.listCollectionIDs(db, parent: parent, consistency: c)
         let offset = r.pageToken.isEmpty ? 0 : (Int(r.pageToken) ?? -1)
         guard offset >= 0 else { throw .invalidArgument("invalid page token") }

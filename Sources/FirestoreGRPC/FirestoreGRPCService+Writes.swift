@@ -5,14 +5,15 @@ import FirestoreWire
 import GRPCCore
 import Synchronization
 import SwiftProtobuf
+import HearthIdentity
 
 extension FirestoreGRPCService {
     func beginTransaction(_ r: Google_Firestore_V1_BeginTransactionRequest) throws(FirestoreError) -> Google_Firestore_V1_BeginTransactionResponse {
-        let db = try Self.database(r.database)
-        let options = r.hasOptions ? try WireCodec.decodeTransactionOptions(r.options, default: .readWrite(retrying: nil), at: "options")
-                                   : .readWrite(retrying: nil)
+        let db = try DatabaseID.parse(databaseName: r.database)
+        let mode = r.hasOptions ? try WireCodec.decodeTransactionOptions(r.options, default: .readWrite(retrying: nil), at: "options")
+                                : .readWrite(retrying: nil)
         var out = Google_Firestore_V1_BeginTransactionResponse()
-        out.transaction = Data(try engine.beginTransaction(db, mode: mode(options)))
+        out.transaction = Data(try engine.beginTransaction(db, mode: mode))
         return out
     }
 
@@ -21,7 +22,7 @@ extension FirestoreGRPCService {
     package static let maxWriteRequestBytes = 4 * 1024 * 1024
 
     func commit(_ r: Google_Firestore_V1_CommitRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_CommitResponse {
-        let db = try Self.database(r.database)
+        let db = try DatabaseID.parse(databaseName: r.database)
         var writes: [Write] = []
         for (i, w) in r.writes.enumerated() { writes.append(try WireCodec.decodeWrite(w, database: db, at: "writes[\(i)]")) }
         let result = try await engine.commit(db, writes: writes, transaction: r.transaction.isEmpty ? nil : [UInt8](r.transaction),
@@ -33,13 +34,13 @@ extension FirestoreGRPCService {
     }
 
     func rollback(_ r: Google_Firestore_V1_RollbackRequest) throws(FirestoreError) {
-        let db = try Self.database(r.database)
+        let db = try DatabaseID.parse(databaseName: r.database)
         try engine.rollback(db, transaction: [UInt8](r.transaction))
     }
 
     func batchWrite(_ r: Google_Firestore_V1_BatchWriteRequest, _ identity: Identity) async throws(FirestoreError) -> Google_Firestore_V1_BatchWriteResponse {
         try identity.requireAdmin("Batch writes")
-        let db = try Self.database(r.database)
+        let db = try DatabaseID.parse(databaseName: r.database)
         var writes: [Write] = []
         for (i, w) in r.writes.enumerated() { writes.append(try WireCodec.decodeWrite(w, database: db, at: "writes[\(i)]")) }
         var out = Google_Firestore_V1_BatchWriteResponse()
@@ -71,7 +72,7 @@ extension FirestoreGRPCService {
         }
         for try await request in requests {
             if db == nil {
-                db = try Self.database(request.database)
+                db = try DatabaseID.parse(databaseName: request.database)
                 var handshake = Google_Firestore_V1_WriteResponse()
                 handshake.streamID = streamID
                 handshake.streamToken = token()

@@ -1,7 +1,8 @@
 import FirestoreModel
 import GRPCCore
 
-/// The one place where Firestore errors become gRPC statuses (same messages as REST).
+/// The one place where Firestore errors become gRPC errors (same messages as REST); the code
+/// numbers come from the model's one table.
 enum GRPCStatusMapping {
     static func rpcError(_ error: FirestoreError) -> RPCError {
         RPCError(code: code(error.code), message: error.message)
@@ -13,24 +14,9 @@ enum GRPCStatusMapping {
         return RPCError(code: .internalError, message: "\(error)")
     }
 
+    /// The canonical code as grpc-swift names it (the numbers are ``FirestoreError/Code/grpcCode``).
     static func code(_ code: FirestoreError.Code) -> RPCError.Code {
-        switch code {
-        case .cancelled: .cancelled
-        case .unknown: .unknown
-        case .invalidArgument: .invalidArgument
-        case .deadlineExceeded: .deadlineExceeded
-        case .notFound: .notFound
-        case .alreadyExists: .alreadyExists
-        case .permissionDenied: .permissionDenied
-        case .resourceExhausted: .resourceExhausted
-        case .failedPrecondition: .failedPrecondition
-        case .aborted: .aborted
-        case .outOfRange: .outOfRange
-        case .unimplemented: .unimplemented
-        case .internal: .internalError
-        case .unavailable: .unavailable
-        case .unauthenticated: .unauthenticated
-        }
+        Status.Code(rawValue: code.grpcCode).flatMap(RPCError.Code.init) ?? .unknown
     }
 
     /// Runs `body`, turning any failure into an `RPCError`.

@@ -1,4 +1,5 @@
 package import FirestoreModel
+package import HearthJSON
 
 extension RESTCodec {
     package static func decodeFieldReference(_ json: JSON?, at: String) throws(FirestoreError) -> FieldPath {

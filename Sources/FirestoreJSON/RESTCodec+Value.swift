@@ -1,5 +1,6 @@
 import Foundation
 package import FirestoreModel
+package import HearthJSON
 
 /// Firestore v1 REST JSON for values and documents (protobuf's JSON mapping).
 package enum RESTCodec {
@@ -77,7 +78,7 @@ package enum RESTCodec {
             guard case .string(let s) = v else { throw bad("\(at).string_value", "(TYPE_STRING), \(v.serialized)") }
             return .string(s)
         case "bytesValue":
-            guard case .string(let s) = v, let data = decodeBase64(s) else { throw bad("\(at).bytes_value", "(TYPE_BYTES), \(v.serialized)") }
+            guard case .string(let s) = v, let data = Base64.decode(s) else { throw bad("\(at).bytes_value", "(TYPE_BYTES), \(v.serialized)") }
             return .bytes(data)
         case "referenceValue":
             guard case .string(let s) = v else { throw bad("\(at).reference_value", "(TYPE_STRING), \(v.serialized)") }
@@ -160,41 +161,6 @@ package enum RESTCodec {
         }
         return t
     }
-
-    /// Standard or URL-safe base64, padding optional.
-    /// Decodes base64 in either alphabet (`+/` or URL-safe `-_`), with or without `=` padding;
-    /// nil for anything else (other characters, misplaced padding, a dangling sixth of a byte).
-    package static func decodeBase64(_ s: String) -> [UInt8]? {
-        var utf8 = Array(s.utf8)
-        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
-        guard s.utf8.count - utf8.count <= 2, utf8.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for c in utf8 {
-            let sextet = base64Sextets[Int(c)]
-            guard sextet < 64 else { return nil }
-            accumulator = accumulator << 6 | UInt32(sextet)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-        }
-        return out
-    }
-
-    /// Each byte's value as a base64 digit (both alphabets), or 255.
-    private static let base64Sextets: [UInt8] = {
-        var table = [UInt8](repeating: 255, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8.enumerated() { table[Int(c)] = UInt8(i) }
-        table[Int(UInt8(ascii: "+"))] = 62
-        table[Int(UInt8(ascii: "-"))] = 62
-        table[Int(UInt8(ascii: "/"))] = 63
-        table[Int(UInt8(ascii: "_"))] = 63
-        return table
-    }()
 
     // MARK: Encoding
 

@@ -1,4 +1,5 @@
 package import FirestoreModel
+package import HearthJSON
 
 extension RESTCodec {
     /// Decodes a `Write` message of a commit or batchWrite.

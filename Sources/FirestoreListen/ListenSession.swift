@@ -2,6 +2,7 @@ package import FirestoreEngine
 import FirestoreModel
 import FirestoreQuery
 import Synchronization
+package import HearthIdentity
 
 /// One client's listen stream: its targets, fed by the engine's change feed.
 ///

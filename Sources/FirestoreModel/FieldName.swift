@@ -1,3 +1,4 @@
+import Foundation
 /// A map key or top-level field name. Two names are one only when their UTF-8 bytes are the same,
 /// as in Firestore: `é` written as one code point and as `e` plus a combining accent are two
 /// fields (Swift's `==` on strings would take them as one and merge the two keys).

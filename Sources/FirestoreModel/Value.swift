@@ -1,3 +1,4 @@
+import Foundation
 /// A Firestore value: every type a document field can hold.
 ///
 /// Equality and hashing follow Firestore's value semantics rather than Swift's structural ones:

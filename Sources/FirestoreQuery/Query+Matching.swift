@@ -1,4 +1,5 @@
 package import FirestoreModel
+import Foundation
 
 extension Query {
     /// Whether a document belongs to the collection, satisfies the filter and lies between

@@ -74,12 +74,14 @@ struct QueryValidator {
         if hasNotIn && (hasIn || hasArrayContainsAny || query.writtenWithDisjunction) {
             throw .invalidArgument("'NOT_IN' cannot be used in the same query with 'IN', 'ARRAY_CONTAINS_ANY' or 'OR'.")
         }
-        let dnf = Self.distinctDisjunctions(filter)
+        let dnf = filter.distinctDisjunctionCount()
         if dnf > Self.maxDisjunctions {
             throw .invalidArgument("Too many disjunctions after normalization. Result had \(dnf) disjunctions which is more than the maximum of \(Self.maxDisjunctions)")
         }
-        for conjunction in Self.conjunctions(filter) {
-            let arrayFilters = conjunction.filter { $0 == .arrayContains || $0 == .arrayContainsAny }.count
+        for conjunction in filter.disjuncts() ?? [] {
+            let arrayFilters = conjunction.filter {
+                if case .field(_, let op, _) = $0 { op == .arrayContains || op == .arrayContainsAny } else { false }
+            }.count
             if arrayFilters > 1 {
                 throw .invalidArgument("A maximum of 1 'ARRAY_CONTAINS' filter is allowed per disjunction.")
             }
@@ -184,51 +186,6 @@ struct QueryValidator {
         return deferred
     }
 
-    /// The number of distinct disjuncts of the filter in disjunctive normal form, as the
-    /// emulator counts them: `in` and `array-contains-any` expand per value, and identical
-    /// disjuncts (the same atoms, values equal exactly: NaN is NaN, maps in any key order,
-    /// `1` is not `1.0`) count once. Stops counting past 10,000.
-    static func distinctDisjunctions(_ filter: Filter) -> Int {
-        dnf(filter)?.count ?? 10_001
-    }
-
-    /// The filter in disjunctive normal form as sets of atom keys, or nil when it grows past
-    /// 10,000 disjuncts.
-    private static func dnf(_ filter: Filter) -> Set<Set<String>>? {
-        switch filter {
-        case .field(let path, let op, let value):
-            if op == .in || op == .arrayContainsAny, case .array(let values) = value, !values.isEmpty {
-                let atomOp: Filter.Operator = op == .in ? .equal : .arrayContains
-                return Set(values.map { [atomKey(path, atomOp.rawValue, $0)] })
-            }
-            return [[atomKey(path, op.rawValue, value)]]
-        case .unary(let path, let op):
-            return [[atomKey(path, op.rawValue, nil)]]
-        case .composite(.or, let children):
-            var all = Set<Set<String>>()
-            for child in children {
-                guard let terms = dnf(child) else { return nil }
-                all.formUnion(terms)
-                if all.count > 10_000 { return nil }
-            }
-            return all
-        case .composite(.and, let children):
-            var acc: Set<Set<String>> = [[]]
-            for child in children {
-                guard let terms = dnf(child) else { return nil }
-                var next = Set<Set<String>>()
-                for a in acc {
-                    for t in terms {
-                        next.insert(a.union(t))
-                        if next.count > 10_000 { return nil }
-                    }
-                }
-                acc = next
-            }
-            return acc
-        }
-    }
-
     /// The distinct filter atoms, counted as the 100-term limit counts them (`in`,
     /// `array-contains-any` and `not-in` once per value).
     static func filterTermCount(_ filter: Filter) -> Int {
@@ -237,56 +194,15 @@ struct QueryValidator {
             switch f {
             case .field(let path, let op, let value):
                 if [.in, .arrayContainsAny, .notIn].contains(op), case .array(let values) = value, !values.isEmpty {
-                    for v in values { atoms.insert(atomKey(path, op.rawValue, v)) }
+                    for v in values { atoms.insert(Filter.field(path, op, v).conditionKey) }
                 } else {
-                    atoms.insert(atomKey(path, op.rawValue, value))
+                    atoms.insert(f.conditionKey)
                 }
-            case .unary(let path, let op): atoms.insert(atomKey(path, op.rawValue, nil))
+            case .unary: atoms.insert(f.conditionKey)
             case .composite(_, let children): children.forEach(collect)
             }
         }
         collect(filter)
         return atoms.count
-    }
-
-    /// One filter condition as a text equal for identical conditions.
-    private static func atomKey(_ path: FieldPath, _ op: String, _ value: Value?) -> String {
-        path.canonical + " " + op + (value.map { " " + exactKey($0) } ?? "")
-    }
-
-    /// A text that is equal for exactly equal values (strings spelled by their bytes, since
-    /// Swift's `==` would equate canonically equivalent ones): types kept apart (`1`, `1.0`, `-0.0`),
-    /// NaN equal to NaN, map keys sorted.
-    static func exactKey(_ value: Value) -> String {
-        switch value {
-        case .null: return "n"
-        case .boolean(let b): return b ? "t" : "f"
-        case .integer(let i): return "i\(i)"
-        case .double(let d): return d.isNaN ? "dNaN" : "d\(d.bitPattern)"
-        case .timestamp(let t): return "T\(t.seconds).\(t.nanos)"
-        case .string(let s): return "s" + String(s.utf8.count) + ":" + s.utf8.map { String($0) }.joined(separator: ",")
-        case .bytes(let b): return "b" + b.map { String($0) }.joined(separator: ",")
-        case .reference(let r): return "r" + String(r.utf8.count) + ":" + r
-        case .geoPoint(let lat, let lng): return "g\(lat.bitPattern),\(lng.bitPattern)"
-        case .array(let a): return "[" + a.map(exactKey).joined(separator: ";") + "]"
-        case .map(let m):
-            return "{" + m.keys.sorted().map { "s" + String($0.string.utf8.count) + ":" + $0.string + "=" + exactKey(m[$0]!) }.joined(separator: ";") + "}"
-        }
-    }
-
-    /// The operators of each conjunction in disjunctive normal form (IN not expanded).
-    static func conjunctions(_ filter: Filter) -> [[Filter.Operator]] {
-        switch filter {
-        case .field(_, let op, _): return [[op]]
-        case .unary: return [[]]
-        case .composite(.or, let children): return Array(children.flatMap(conjunctions).prefix(1000))
-        case .composite(.and, let children):
-            var acc: [[Filter.Operator]] = [[]]
-            for c in children {
-                let parts = conjunctions(c)
-                acc = Array(acc.flatMap { a in parts.map { a + $0 } }.prefix(1000))
-            }
-            return acc
-        }
     }
 }

@@ -1,4 +1,5 @@
 package import Hummingbird
+import FirestoreModel
 
 /// The Hummingbird responder that serves ``FirestoreRESTService``.
 package struct FirestoreRESTResponder: HTTPResponder {

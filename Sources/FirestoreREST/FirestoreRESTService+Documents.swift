@@ -3,6 +3,8 @@ import FirestoreEngine
 import FirestoreJSON
 import FirestoreModel
 import FirestoreQuery
+import HearthJSON
+import HearthIdentity
 
 extension FirestoreRESTService {
     func readConsistency(_ db: DatabaseID, _ r: RESTRequest) throws(FirestoreError) -> ReadConsistency {
@@ -123,7 +125,7 @@ extension FirestoreRESTService {
 
     static func decodePageToken(_ token: String?) throws(FirestoreError) -> Int {
         guard let token, !token.isEmpty else { return 0 }
-        guard let bytes = RESTCodec.decodeBase64(token), let s = String(bytes: bytes, encoding: .utf8),
+        guard let bytes = Base64.decode(token), let s = String(bytes: bytes, encoding: .utf8),
               s.hasPrefix("o:"), let n = Int(s.dropFirst(2)), n >= 0 else {
             throw .invalidArgument("invalid page token")
         }

@@ -3,6 +3,7 @@ import FirestoreEngine
 import FirestoreJSON
 import FirestoreModel
 import SecurityRules
+import HearthJSON
 
 /// The emulator's rules endpoints: load and read rules, and coverage reports.
 extension FirestoreRESTService {

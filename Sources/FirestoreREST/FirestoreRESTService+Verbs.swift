@@ -3,6 +3,8 @@ import FirestoreEngine
 import FirestoreJSON
 import FirestoreModel
 import FirestoreQuery
+import HearthJSON
+import HearthIdentity
 
 extension FirestoreRESTService {
     func batchGet(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {

@@ -3,6 +3,8 @@ package import FirestoreEngine
 package import FirestoreJSON
 package import FirestoreModel
 import FirestoreQuery
+package import HearthJSON
+package import HearthIdentity
 
 /// The Firestore v1 REST API over the engine, independent of the HTTP server: it takes a
 /// decoded request and answers a status and body.
@@ -29,7 +31,7 @@ package struct FirestoreRESTService: Sendable {
         if r.path == "/" || r.path.isEmpty {
             return RESTReply(status: 200, body: .text("Ok\n"))
         }
-        let identity = try RESTIdentity.decode(r.authorization)
+        let identity = try Identity.firestoreCaller(authorization: r.authorization)
         if r.path.hasPrefix("/emulator/v1/") {
             return try await emulatorRoute(r)
         }
@@ -55,8 +57,7 @@ package struct FirestoreRESTService: Sendable {
             }
             name.removeLast()
         }
-        let (db, path) = try DatabaseID.parse(resourceName: name)
-        try validateDatabaseID(db)
+        let (db, path) = try DatabaseID.parse(requestName: name)
         try PathValidation.validate(path: path, name: name)
         if let verb {
             guard r.method == "POST" else { throw Self.noEndpoint(r) }
@@ -127,19 +128,10 @@ package struct FirestoreRESTService: Sendable {
         throw FirestoreError(.notFound, "No such emulator endpoint: \(r.method) \(r.path).")
     }
 
-    func validateDatabaseID(_ db: DatabaseID) throws(FirestoreError) {
-        let p = db.project
-        let okProject = !p.isEmpty && p.count <= 100 && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
-        guard okProject else { throw .invalidArgument("Invalid project ID \"\(p)\".") }
-        let d = db.database
-        let okDatabase = d == "(default)" || (!d.isEmpty && d.count <= 63 && d.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
-        guard okDatabase else { throw .invalidArgument("Invalid database ID \"\(d)\".") }
-    }
-
     /// Decodes base64 transaction bytes.
     static func transactionID(_ json: JSON?, at: String) throws(FirestoreError) -> [UInt8]? {
         guard let json else { return nil }
-        guard case .string(let s) = json, let bytes = RESTCodec.decodeBase64(s), !bytes.isEmpty else {
+        guard case .string(let s) = json, let bytes = Base64.decode(s), !bytes.isEmpty else {
             throw .invalidArgument("Invalid value at '\(at)' (TYPE_BYTES), \(json.serialized)")
         }
         return bytes
@@ -154,9 +146,7 @@ package struct FirestoreRESTService: Sendable {
         if let id = try Self.transactionID(transaction, at: "transaction") { return (.transaction(id), nil) }
         if let rt = readTime { return (.readTime(try RESTCodec.decodeTimestamp(rt, at: "read_time")), nil) }
         if let nt = newTransaction {
-            let mode = try Self.transactionMode(nt, defaultMode: .readOnly(readTime: nil))
-            let id = try engine.beginTransaction(db, mode: mode)
-            return (.transaction(id), id)
+            return try engine.resolve(.newTransaction(Self.transactionMode(nt, defaultMode: .readOnly(readTime: nil))), in: db)
         }
         return (.current, nil)
     }

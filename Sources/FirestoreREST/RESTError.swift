@@ -1,6 +1,7 @@
 package import FirestoreJSON
 package import FirestoreModel
 package import Hummingbird
+package import HearthJSON
 
 /// The one place where Firestore error codes become HTTP statuses and Google's error body
 /// `{"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}`.

@@ -1,5 +1,6 @@
 package import FirestoreJSON
 package import FirestoreModel
+package import HearthJSON
 
 /// What a REST handler answers: a status and a JSON or text body.
 package struct RESTReply: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 package import FirestoreJSON
 package import FirestoreModel
+package import HearthJSON
 
 /// A decoded REST request: method, percent-decoded path, query parameters and JSON body.
 package struct RESTRequest: Sendable {

@@ -4,6 +4,7 @@ import FirestoreJSON
 import FirestoreListen
 import FirestoreModel
 import Synchronization
+package import HearthIdentity
 
 /// Serves one WebSocket connection: decodes listen messages, runs one listen session per
 /// identity the client uses, and writes snapshots, errors and heartbeats back.
@@ -43,7 +44,7 @@ package struct WebSocketListenConnection: Sendable {
                     case .unlisten(let id):
                         state.session(for: id)?.remove(id)
                     case .listen(let request):
-                        let identity = try RESTIdentity.decode(request.token.map { "Bearer " + $0 })
+                        let identity = try Identity.firestoreCaller(authorization: request.token.map { "Bearer " + $0 })
                         let (session, isNew) = state.session(for: identity, engine: engine)
                         if isNew {
                             group.addTask { await Self.pump(session, state: state, outbox: outbox.continuation) }

@@ -4,6 +4,7 @@ import FirestoreJSON
 package import FirestoreListen
 package import FirestoreModel
 import FirestoreQuery
+package import HearthJSON
 
 /// Hearth's JSON listen protocol over WebSocket (see docs/websocket-protocol.md).
 package enum WebSocketListenProtocol {
@@ -43,6 +44,7 @@ package enum WebSocketListenProtocol {
             var database = "(default)"
             if case .string(let d)? = json["database"] { database = d }
             let db = DatabaseID(project: project, database: database)
+            try db.validate()
             let kind: ListenTarget.Kind
             if case .string(let path)? = json["document"] {
                 kind = .documents([try documentKey(path, db)])
@@ -68,7 +70,7 @@ package enum WebSocketListenProtocol {
             }
             var resume: Timestamp?
             if case .string(let token)? = json["resumeToken"] {
-                guard let bytes = RESTCodec.decodeBase64(token), let t = ResumeToken.decode(bytes) else {
+                guard let bytes = Base64.decode(token), let t = ResumeToken.decode(bytes) else {
                     throw .invalidArgument("Invalid resumeToken.")
                 }
                 resume = t

@@ -6,9 +6,11 @@ import FirestoreGRPC
 import FirestoreWebSocket
 import GRPCCore
 import GRPCNIOTransportHTTP2
-import Hummingbird
+import HearthHTTP
 import HummingbirdWebSocket
-import Logging
+import NIOCore
+import UnixSignals
+import HTTPTypes
 
 /// The composition root: builds the engine and the transports from a configuration and runs
 /// them until SIGINT or SIGTERM.
@@ -22,7 +24,8 @@ package struct HearthServer: Sendable {
         engine = FirestoreEngine(stores: stores)
     }
 
-    /// Serves until shutdown; `onRunning` receives the bound port (useful with port 0).
+    /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
+    /// (useful with port 0).
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watchTask: Task<Void, Never>?
@@ -34,56 +37,60 @@ package struct HearthServer: Sendable {
             report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
         }
         defer { watchTask?.cancel() }
-        var logger = Logger(label: "hearth")
-        logger.logLevel = .warning
-        let responder = HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)))
-        let listen = WebSocketListenConnection(engine: engine)
-        let httpPorts = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            responder: responder,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 1 << 24))) { request, _, _ in
-                guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
-                    let reader = Task {
-                        do {
-                            for try await message in inbound.messages(maxSize: 1 << 24) {
-                                if case .text(let text) = message { sink.yield(text) }
-                            }
-                            sink.finish()
-                        } catch {
-                            sink.finish(throwing: error)
-                        }
-                    }
-                    defer { reader.cancel() }
-                    try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
-                }
-            },
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
-            onServerRunning: { channel in
-                httpPorts.continuation.yield(channel.localAddress?.port ?? 0)
-            },
-            logger: logger
-        )
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
+        let firestore = HTTPListener(
+            host: configuration.host, port: configuration.port,
+            responder: HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))),
+            webSocket: Self.webSocketRoute(WebSocketListenConnection(engine: engine)),
+            http2: HTTP2Intake(adopt: { channel in
+                channel.eventLoop.makeFutureWithTask { await grpc.handoff() }.flatMap { $0.adopt(channel) }
+            }, frontHandlers: { [PingAndLateResetAbsorber(), EndOfTickFlusher()] })
+        )
         defer { engine.stores.closeAll() }
-        // The HTTP server's tasks (Hummingbird's per-connection tasks are children of this
-        // group's) stay on their connection's event loop too.
+        // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
+        // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await app.runService() }
-                var ports = httpPorts.stream.makeAsyncIterator()
-                guard let httpPort = await ports.next() else { throw HearthServerError.couldNotStart }
-                let multiplexer = PortMultiplexer(http1Port: httpPort, grpc: { await grpc.handoff() })
-                let publicChannel = try await multiplexer.bind(host: configuration.host, port: configuration.port)
-                await onRunning(publicChannel.localAddress?.port ?? configuration.port)
-                // The HTTP application ends on SIGINT/SIGTERM (or cancellation); the rest follows.
-                _ = try await group.next()
+                group.addTask { try await firestore.run(onBound: onRunning) }
+                group.addTask {
+                    // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
+                    for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
+                    throw CancellationError()
+                }
+                do {
+                    try await group.next()
+                } catch is CancellationError {
+                    // a signal
+                }
                 await grpc.shutdown()
-                try? await publicChannel.close()
                 group.cancelAll()
+            }
+        }
+    }
+}
+
+extension HearthServer {
+    /// Hearth's own listen protocol on `/ws` (docs/websocket-protocol.md): text messages in and
+    /// out of a ``WebSocketListenConnection``.
+    static func webSocketRoute(_ listen: WebSocketListenConnection) -> HTTPListener.WebSocketRoute {
+        { request in
+            guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return nil }
+            return { inbound, outbound, _ in
+                let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
+                let reader = Task {
+                    do {
+                        for try await message in inbound.messages(maxSize: 1 << 24) {
+                            if case .text(let text) = message { sink.yield(text) }
+                        }
+                        sink.finish()
+                    } catch {
+                        sink.finish(throwing: error)
+                    }
+                }
+                defer { reader.cancel() }
+                try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
             }
         }
     }

@@ -133,7 +133,7 @@ struct EngineTests {
     func writeSequences(_ index: Int) throws {
         let (writes, refusal) = Self.sequenceCases[index]
         do {
-            try FirestoreEngine.validateSequence(writes, in: Self.db)
+            try WriteValidator.validateSequence(writes, in: Self.db)
             #expect(refusal == nil)
         } catch {
             #expect(error.code == .invalidArgument && error.message == refusal)
@@ -275,7 +275,14 @@ struct EngineTests {
 
     /// Waits until `count` commits wait for locks (the order of concurrent commits matters).
     static func untilWaiting(_ e: FirestoreEngine, _ count: Int) async throws {
-        while e.waitingCommits(db) < count { try await Task.sleep(for: .milliseconds(1)) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while e.waitingCommits(db) < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(count) commits never waited for locks (\(e.waitingCommits(db)) did)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     @Test("two transactions that read a document and both commit: the first to commit fails, as on the emulator, and no update is lost")

@@ -3,6 +3,8 @@ import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
 import Testing
+import Foundation
+import HearthIdentity
 
 @Suite("Engine: PartitionQuery split points")
 struct PartitionQueryTests {

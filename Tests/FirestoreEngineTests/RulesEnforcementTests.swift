@@ -4,12 +4,14 @@ import FirestoreQuery
 import FirestoreStorage
 import SecurityRules
 import Testing
+import HearthIdentity
+import HearthJSON
 
 @Suite("Security rules enforcement in the engine")
 struct RulesEnforcementTests {
     static let db = DatabaseID(project: "rules")
-    static let alice = Identity.client(claims: ["sub": "alice", "user_id": "alice", "email": "alice@example.com"])
-    static let bob = Identity.client(claims: ["sub": "bob", "user_id": "bob"])
+    static let alice = Identity.user(IDToken(claims: [("sub", .string("alice")), ("user_id", .string("alice")), ("email", .string("alice@example.com"))]))
+    static let bob = Identity.user(IDToken(claims: [("sub", .string("bob")), ("user_id", .string("bob"))]))
 
     static let rules = """
         rules_version = '2';
@@ -288,7 +290,7 @@ struct RulesEnforcementTests {
     ])
     func preconditions(_ who: String, _ path: String, _ precondition: Precondition, _ isDelete: Bool, _ expected: FirestoreError.Code) async throws {
         let e = try await Self.methodEngine()
-        let identity = Identity.client(claims: ["sub": .string(who), "user_id": .string(who)])
+        let identity = Identity.user(IDToken(claims: [("sub", .string(who)), ("user_id", .string(who))]))
         let key = ResourcePath(parsing: Substring(path))
         let write = Write(key: key, operation: isDelete ? .delete : .update(fields: ["n": .integer(2)], mask: nil), precondition: precondition)
         let code = await Self.code { () async throws(FirestoreError) in _ = try await e.commit(Self.db, writes: [write], identity: identity) }
@@ -298,8 +300,8 @@ struct RulesEnforcementTests {
     @Test("a commit is judged once per document, by the state before it and the document it leaves")
     func oncePerDocument() async throws {
         let e = try await Self.methodEngine()
-        let alice = Identity.client(claims: ["sub": "alice", "user_id": "alice"])
-        let bob = Identity.client(claims: ["sub": "bob", "user_id": "bob"])
+        let alice = Identity.user(IDToken(claims: [("sub", .string("alice")), ("user_id", .string("alice"))]))
+        let bob = Identity.user(IDToken(claims: [("sub", .string("bob")), ("user_id", .string("bob"))]))
         // Two writes to a missing document: one create, which alice may do.
         _ = try await e.commit(Self.db, writes: [Self.set("c/new", ["n": .integer(1)]), Self.set("c/new", ["n": .integer(5)])], identity: alice)
         #expect(try await e.getDocument(Self.db, key: ResourcePath(["c", "new"]))?.fields["n"] == .integer(5))

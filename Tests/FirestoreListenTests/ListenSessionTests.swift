@@ -5,6 +5,7 @@ import FirestoreQuery
 import FirestoreStorage
 import SecurityRules
 import Testing
+import HearthIdentity
 
 @Suite("Listen sessions", .serialized)
 struct ListenSessionTests {

@@ -1,6 +1,7 @@
 import FirestoreListen
 import FirestoreModel
 import Testing
+import Foundation
 
 @Suite("Ordered documents")
 struct OrderedDocumentsTests {

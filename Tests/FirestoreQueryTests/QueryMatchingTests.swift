@@ -1,6 +1,7 @@
 import FirestoreModel
 import FirestoreQuery
 import Testing
+import Foundation
 
 private let n = FieldPath(["n"])
 private let s = FieldPath(["s"])
@@ -183,9 +184,16 @@ struct QueryMatchingTests {
 
     @Test("limits that still pass: a 1,499-byte string, 10 inequality fields, the key last after inequality fields")
     func atTheLimits() throws {
-        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(s, .equal, .string(String(repeating: "x", count: 1499)))), parent: .root, database: Self.db)
-        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, (0..<10).map { .field(FieldPath(["f\($0)"]), .greaterThan, .integer(0)) })), parent: .root, database: Self.db)
-        _ = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .greaterThan, .integer(0)), orderBy: [.init(n), .init(.documentName)]), parent: .root, database: Self.db)
+        let longValue = Value.string(String(repeating: "x", count: 1499))
+        let long = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(s, .equal, longValue)), parent: .root, database: Self.db)
+        #expect(long.matches(Document(key: ResourcePath(["things", "a"]), fields: ["s": longValue], createTime: Self.t0, updateTime: Self.t0)))
+        let fields = (0..<10).map { FieldPath(["f\($0)"]) }
+        let ten = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .composite(.and, fields.map { .field($0, .greaterThan, .integer(0)) })),
+                            parent: .root, database: Self.db)
+        #expect(ten.orderBy.map(\.field) == fields + [.documentName])
+        let ordered = try Query(StructuredQuery(from: [.init(collectionID: "things")], filter: .field(n, .greaterThan, .integer(0)), orderBy: [.init(n), .init(.documentName)]),
+                                parent: .root, database: Self.db)
+        #expect(ordered.orderBy.map(\.field) == [n, .documentName])
     }
 
     @Test("an aggregation over a field orders by it after the explicit order and inequality fields; the key may not come first")

@@ -200,7 +200,7 @@ struct FieldEntryTests {
         // Written as the previous release did: v3 tables, entries keyed by (doc, field).
         do {
             let old = try DatabaseQueue(path: path)
-            try DocumentStore.migrator.migrate(old, upTo: "v3-field-entries-by-document")
+            try StoreMigrations.migrator.migrate(old, upTo: "v3-field-entries-by-document")
             try await old.write { db in
                 for d in docs {
                     let pathKey = Data(IndexKey.encode(path: d.key))

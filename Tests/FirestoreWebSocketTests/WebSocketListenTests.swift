@@ -7,6 +7,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HearthServer
+import HearthTestSupport
 import Testing
 
 @Suite("WebSocket listen protocol", .serialized)
@@ -33,25 +34,25 @@ struct WebSocketListenTests {
         let (server, task, port) = try await Self.start()
         defer { task.cancel() }
         try await Self.commit(server, [Write(key: ResourcePath(["tasks", "a"]), operation: .update(fields: ["n": .integer(1)], mask: nil))])
-        let ws = try RawWebSocket(port: port)
-        try ws.send(#"{"type":"listen","targetId":3,"project":"ws","query":{"from":[{"collectionId":"tasks"}],"orderBy":[{"field":{"fieldPath":"n"}}]}}"#)
-        let first = Self.json(try ws.receive())
+        let ws = try await RawWebSocket(port: port)
+        try await ws.send(#"{"type":"listen","targetId":3,"project":"ws","query":{"from":[{"collectionId":"tasks"}],"orderBy":[{"field":{"fieldPath":"n"}}]}}"#)
+        let first = Self.json(try await ws.receive())
         #expect(first["type"] as? String == "snapshot")
         #expect(first["initial"] as? Bool == true)
         #expect((first["documents"] as? [Any])?.count == 1)
         try await Self.commit(server, [Write(key: ResourcePath(["tasks", "b"]), operation: .update(fields: ["n": .integer(0)], mask: nil))])
-        let second = Self.json(try ws.receive())
+        let second = Self.json(try await ws.receive())
         let changes = second["docChanges"] as? [[String: Any]]
         #expect(changes?.count == 1)
         #expect(changes?.first?["type"] as? String == "added")
         #expect(changes?.first?["newIndex"] as? Int == 0)
         #expect(second["documents"] == nil)
-        try ws.send(#"{"type":"ping"}"#)
-        #expect(Self.json(try ws.receive())["type"] as? String == "pong")
-        try ws.send(#"{"type":"unlisten","targetId":3}"#)
-        #expect(Self.json(try ws.receive())["type"] as? String == "removed")
-        try ws.send(#"{"type":"listen","targetId":4}"#)
-        #expect(Self.json(try ws.receive())["status"] as? String == "INVALID_ARGUMENT")
+        try await ws.send(#"{"type":"ping"}"#)
+        #expect(Self.json(try await ws.receive())["type"] as? String == "pong")
+        try await ws.send(#"{"type":"unlisten","targetId":3}"#)
+        #expect(Self.json(try await ws.receive())["type"] as? String == "removed")
+        try await ws.send(#"{"type":"listen","targetId":4}"#)
+        #expect(Self.json(try await ws.receive())["status"] as? String == "INVALID_ARGUMENT")
     }
 
     @Test("the server serves hearth.js and the demo page")

@@ -1,5 +1,6 @@
 import Foundation
 package import FirestoreModel
+import SwiftProtobuf
 
 extension WireCodec {
     // MARK: Values

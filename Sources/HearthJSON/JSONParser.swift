@@ -1,9 +1,10 @@
 /// A strict JSON parser (RFC 8259) that keeps number text and object key order, with a depth cap.
-struct JSONParser {
-    struct Failure: Error, CustomStringConvertible {
-        var offset: Int
-        var reason: String
-        var description: String { "\(reason) at byte \(offset)" }
+package struct JSONParser {
+    /// Where and why the text is not JSON.
+    package struct Failure: Error, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     static let maxDepth = 128

@@ -17,7 +17,11 @@ import NIOCore
 /// call in flight then failed UNAVAILABLE. Everything else (a RST_STREAM cancelling a call still
 /// running, malformed frames, PING acknowledgements) passes through unchanged: frames are only
 /// located, never rewritten, and the bytes travel on as slices of what was read.
-final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// SwiftNIO HTTP/2 can raise both limits (`controlFrameRateLimit`,
+/// `streamResetFrameRateLimit`), but grpc-swift's transport builds its `NIOHTTP2Handler` with
+/// the defaults and offers no way to set them; this handler does what that configuration would.
+final class PingAndLateResetAbsorber: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = IOData
@@ -33,8 +37,8 @@ final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandle
     /// How many ended streams are remembered; a client's reset follows its call's end closely.
     static let endedCapacity = 1024
 
-    /// Bytes of the connection preface still to pass through.
-    private var prefaceLeft = PortMultiplexer.preface.count
+    /// Bytes of the connection preface (`PRI * HTTP/2.0…`, 24 bytes) still to pass through.
+    private var prefaceLeft = 24
     /// Bytes of the current frame's payload still to pass through.
     private var payloadLeft = 0
     /// The start of a frame not yet read whole: a header, or a frame that may be filtered.
@@ -105,22 +109,6 @@ final class HTTP2ClientFrameFilter: ChannelDuplexHandler, RemovableChannelHandle
         }
         if cursor < end {
             held = input.getSlice(at: cursor, length: end - cursor)
-        }
-    }
-
-    /// Whether a flush is due at the end of the event loop's current work.
-    private var flushPending = false
-
-    /// Flushes once the event loop has run the work queued now, so that what several streams
-    /// write in one pass (a change delivered to every listener on a connection) leaves in one
-    /// system call. Unlike grpc-swift's flush coalescing (a timer of up to 100 µs, turned off in
-    /// ``LazyGRPCServer``), this waits on no clock.
-    func flush(context: ChannelHandlerContext) {
-        guard !flushPending else { return }
-        flushPending = true
-        context.eventLoop.assumeIsolated().execute {
-            self.flushPending = false
-            context.flush()
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value with ordered object keys, parsed from request bodies and written to responses.
-package indirect enum JSON: Sendable, Equatable {
+package indirect enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)
     /// A number, with its source text kept so integers beyond 2^53 stay exact.
@@ -19,6 +19,22 @@ package indirect enum JSON: Sendable, Equatable {
         case (.array(let x), .array(let y)): x == y
         case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let pairs):
+            hasher.combine(pairs.count)
+            for (k, v) in pairs {
+                hasher.combine(k)
+                hasher.combine(v)
+            }
         }
     }
 

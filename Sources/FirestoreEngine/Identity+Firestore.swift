@@ -1,15 +1,16 @@
 package import FirestoreModel
+package import HearthIdentity
 
-/// Who is making a request, as the transports decode it from the `Authorization` header.
-package enum Identity: Sendable, Hashable {
-    /// `Authorization: Bearer owner`: the admin SDKs; bypasses security rules.
-    case admin
-    /// A client with a decoded ID token (signature not checked, as in the official emulator).
-    case client(claims: [FieldName: Value])
-    /// No credentials.
-    case unauthenticated
-
-    package var isAdmin: Bool { self == .admin }
+extension Identity {
+    /// The caller of a Firestore request with this `Authorization` header; a malformed
+    /// credential is INVALID_ARGUMENT, as on the official emulator.
+    package static func firestoreCaller(authorization header: String?) throws(FirestoreError) -> Identity {
+        do {
+            return try decode(authorization: header)
+        } catch {
+            throw .invalidArgument(error.reason)
+        }
+    }
 
     /// Throws PERMISSION_DENIED unless the caller is admin: Firestore's metadata operations
     /// (listing collection IDs, listing missing documents, batch writes) are admin-only.

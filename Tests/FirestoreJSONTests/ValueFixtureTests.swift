@@ -1,6 +1,6 @@
 import FirestoreModel
 import FirestoreJSON
-import FirestoreStorage
+import HearthJSON
 import Foundation
 import Testing
 

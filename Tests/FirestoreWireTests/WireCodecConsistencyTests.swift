@@ -4,8 +4,8 @@ import Foundation
 import SwiftProtobuf
 import Testing
 
-@Suite("Transaction options from protobuf")
-struct WireTransactionOptionsTests {
+@Suite("Transaction options and consistency selectors from protobuf")
+struct WireCodecConsistencyTests {
     typealias O = Google_Firestore_V1_TransactionOptions
 
     static func readOnly(at time: Google_Protobuf_Timestamp? = nil) -> O {
@@ -25,15 +25,15 @@ struct WireTransactionOptionsTests {
         return o
     }
 
-    @Test("options become Hearth's engine-independent form", arguments: [
-        ("neither mode takes the default", O(), WireTransactionOptions.readOnly(readTime: nil)),
+    @Test("options become a transaction mode", arguments: [
+        ("neither mode takes the default", O(), TransactionMode.readOnly(readTime: nil)),
         ("read-only", readOnly(), .readOnly(readTime: nil)),
         ("read-only at a time", readOnly(at: Google_Protobuf_Timestamp(seconds: 5, nanos: 0)), .readOnly(readTime: Timestamp(seconds: 5, nanos: 0))),
         ("read-write", readWrite(), .readWrite(retrying: nil)),
         ("a retry", readWrite(retrying: [1, 2, 3]), .readWrite(retrying: [1, 2, 3])),
         ("a concurrency mode is ignored", readWrite(mode: .pessimistic), .readWrite(retrying: nil)),
     ])
-    func decode(name: String, wire: O, expected: WireTransactionOptions) throws {
+    func decode(name: String, wire: O, expected: TransactionMode) throws {
         let bytes: Data = try wire.serializedBytes()
         let options = try WireCodec.decodeTransactionOptions(O(serializedBytes: bytes), default: .readOnly(readTime: nil), at: "options")
         #expect(options == expected)
@@ -53,10 +53,27 @@ struct WireTransactionOptionsTests {
     }
 
     @Test("options convert both ways", arguments: [
-        WireTransactionOptions.readOnly(readTime: nil), .readOnly(readTime: Timestamp(seconds: 9, nanos: 1000)),
+        TransactionMode.readOnly(readTime: nil), .readOnly(readTime: Timestamp(seconds: 9, nanos: 1000)),
         .readWrite(retrying: nil), .readWrite(retrying: [9, 9]),
     ])
-    func roundTrip(options: WireTransactionOptions) throws {
+    func roundTrip(options: TransactionMode) throws {
         #expect(try WireCodec.decodeTransactionOptions(WireCodec.encode(options), default: .readWrite(retrying: [0]), at: "o") == options)
+    }
+
+    static func query(_ set: (inout Google_Firestore_V1_RunQueryRequest) -> Void) -> Google_Firestore_V1_RunQueryRequest {
+        var r = Google_Firestore_V1_RunQueryRequest()
+        set(&r)
+        return r
+    }
+
+    @Test("a request's selector becomes a read consistency", arguments: [
+        ("none", query { _ in }, ReadConsistency.current),
+        ("a transaction", query { $0.transaction = Data([7, 8]) }, .transaction([7, 8])),
+        ("a read time", query { $0.readTime = Google_Protobuf_Timestamp(seconds: 3, nanos: 4000) }, .readTime(Timestamp(seconds: 3, nanos: 4000))),
+        ("a bare new transaction is read-only", query { $0.newTransaction = O() }, .newTransaction(.readOnly(readTime: nil))),
+        ("a read-write new transaction", query { $0.newTransaction = readWrite() }, .newTransaction(.readWrite(retrying: nil))),
+    ])
+    func selector(name: String, request: Google_Firestore_V1_RunQueryRequest, expected: ReadConsistency) throws {
+        #expect(try request.consistency() == expected)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Testing
+import SwiftProtobuf
 
 /// gRPC and REST on the one public port, over real sockets: the port multiplexer serves HTTP/2
 /// connections on the accepted socket (the gRPC transport adopts them) and relays HTTP/1.

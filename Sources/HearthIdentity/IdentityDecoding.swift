@@ -1,0 +1,43 @@
+package import HearthJSON
+
+/// A credential that is neither the admin credential nor a decodable JWT.
+package struct MalformedCredential: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, in words a client can act on.
+    package var reason: String
+    package var description: String { reason }
+}
+
+extension Identity {
+    /// Decodes an `Authorization` header: none (or empty) is unauthenticated, `Bearer owner` is
+    /// admin, any other bearer token must be a JWT (three dot-separated base64url parts, any
+    /// algorithm, signature not checked) whose payload is a JSON object.
+    ///
+    /// `schemes` are the accepted scheme words, compared case-insensitively: Firestore takes
+    /// `Bearer`; the Storage SDKs send `Firebase <token>`.
+    package static func decode(authorization header: String?, schemes: Set<String> = ["bearer"]) throws(MalformedCredential) -> Identity {
+        guard let header, !header.isEmpty else { return .unauthenticated }
+        if header == "Bearer owner" { return .admin }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, schemes.contains(parts[0].lowercased()) else {
+            let forms = schemes.sorted().map { "'" + $0.prefix(1).uppercased() + $0.dropFirst() + " <token>'" }.joined(separator: " or ")
+            throw MalformedCredential(reason: "invalid jwt: the Authorization header must be \(forms).")
+        }
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        var token = parts[1].drop(while: isBlank)
+        while let last = token.last, isBlank(last) { token.removeLast() }
+        return try decode(token: token)
+    }
+
+    /// Decodes a bare token (`owner` or a JWT), as query parameters (`?auth=`,
+    /// `access_token=`) and WebSocket handshakes carry them.
+    package static func decode(token: some StringProtocol) throws(MalformedCredential) -> Identity {
+        if token == "owner" { return .admin }
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = Base64.decode(segments[1]),
+              let json = try? JSON.parse(payload), case .object(let claims) = json
+        else {
+            throw MalformedCredential(reason: "invalid jwt: a bearer token must be 'owner' or a JWT of three base64url parts with a JSON payload.")
+        }
+        return .user(IDToken(claims: claims))
+    }
+}

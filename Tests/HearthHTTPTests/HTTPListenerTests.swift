@@ -1,0 +1,127 @@
+import HearthHTTP
+import HearthTestSupport
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+/// One listener on an ephemeral port, served on the accepted sockets: HTTP/1 requests,
+/// WebSocket upgrades and HTTP/2 connections handed to an intake.
+@Suite("HTTP listener")
+struct HTTPListenerTests {
+    /// Answers `GET /echo?x` with `x`, and anything else with 404.
+    struct EchoResponder: HTTPResponder {
+        typealias Context = BasicRequestContext
+        func respond(to request: Request, context: Context) async throws -> Response {
+            guard request.uri.path == "/echo" else { return Response(status: .notFound) }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: request.uri.query ?? "")))
+        }
+    }
+
+    /// Writes `adopted` on a connection it takes, and closes it.
+    static let intake = HTTP2Intake(adopt: { channel in
+        channel.writeAndFlush(ByteBuffer(string: "adopted")).flatMap { channel.close() }
+    })
+
+    /// Runs `listener` for the duration of `body`, then cancels it.
+    func serving(_ listener: HTTPListener, _ body: @Sendable (Int) async throws -> Void) async throws {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task { try await listener.run { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        defer { task.cancel() }
+        try await body(port)
+    }
+
+    static func echoWebSocket(_ request: HTTPRequest) -> WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>? {
+        guard request.path == "/ws" else { return nil }
+        return { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 16) {
+                if case .text(let text) = message { try await outbound.write(.text("echo " + text)) }
+            }
+        }
+    }
+
+    @Test("HTTP/1 requests on one kept-alive connection are answered in order")
+    func http1() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder())) { port in
+            let connection = try RawConnection(port: port)
+            for i in 0..<3 {
+                try await connection.write("GET /echo?\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let (head, body) = try await connection.readResponse()
+                #expect(head.hasPrefix("HTTP/1.1 200"))
+                #expect(head.contains("Server: Hearth"))
+                #expect(body == "\(i)")
+            }
+            try await connection.write("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse().head.hasPrefix("HTTP/1.1 404"))
+        }
+    }
+
+    @Test("a request split across writes, byte by byte, is answered")
+    func slowStart() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), http2: Self.intake)) { port in
+            let connection = try RawConnection(port: port)
+            for byte in "GET /echo?slow HTTP/1.1\r\nHost: x\r\n\r\n".utf8 { try await connection.write([byte]) }
+            #expect(try await connection.readResponse().body == "slow")
+        }
+    }
+
+    @Test("WebSocket upgrades go to the route; other paths stay HTTP")
+    func webSocket() async throws {
+        let listener = HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), webSocket: Self.echoWebSocket)
+        try await serving(listener) { port in
+            let socket = try await RawWebSocket(port: port, path: "/ws")
+            try await socket.send("hi")
+            #expect(try await socket.receive() == "echo hi")
+            await #expect(throws: (any Error).self) { try await RawWebSocket(port: port, path: "/elsewhere") }
+        }
+    }
+
+    @Test("a connection opening with the HTTP/2 preface goes to the intake; without an intake it is malformed HTTP/1: 400 and closed")
+    func http2() async throws {
+        let preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), http2: Self.intake)) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write(preface)
+            #expect(String(decoding: try await connection.read(7), as: UTF8.self) == "adopted")
+            #expect(await connection.isClosedByPeer())
+        }
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder())) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write(preface)
+            #expect(try await connection.readResponse().head.hasPrefix("HTTP/1.1 400 Bad Request"))
+            #expect(await connection.isClosedByPeer())
+        }
+    }
+
+    @Test("a malformed first request is answered 400 (headers too large: 431) and closed, not held open")
+    func malformed() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder())) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write("GARBAGE\r\n\r\n")
+            #expect(try await connection.readResponse().head.hasPrefix("HTTP/1.1 400 Bad Request"))
+            #expect(await connection.isClosedByPeer())
+            let huge = try RawConnection(port: port)
+            try await huge.write("GET / HTTP/1.1\r\nAuthorization: " + String(repeating: "x", count: 200_000) + "\r\n\r\n")
+            #expect(try await huge.readResponse().head.hasPrefix("HTTP/1.1 431"))
+        }
+    }
+
+    @Test("cancelling the listener closes its open connections and stops accepting")
+    func cancellation() async throws {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task { try await HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder()).run { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let connection = try RawConnection(port: port)
+        try await connection.write("GET /echo?x HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await connection.readResponse().body == "x")
+        task.cancel()
+        try await task.value
+        #expect(await connection.isClosedByPeer())
+        #expect(throws: (any Error).self) { try RawConnection(port: port) }
+    }
+}
