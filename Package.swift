@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // Shared below every service.
@@ -63,6 +64,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: settings
         ),
@@ -125,9 +127,15 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
+            name: "FirestoreWebChannel",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "HearthJSON", "HearthIdentity",
+                           .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: settings
+        ),
+        .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
+                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),

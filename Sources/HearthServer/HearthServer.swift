@@ -3,6 +3,7 @@ package import FirestoreEngine
 import FirestoreREST
 import FirestoreStorage
 import FirestoreGRPC
+import FirestoreWebChannel
 import FirestoreWebSocket
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -40,9 +41,13 @@ package struct HearthServer: Sendable {
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
+        let webChannelSessions = WebChannelSessions(engine: engine)
+        defer { webChannelSessions.closeAll() }
         let firestore = HTTPListener(
             host: configuration.host, port: configuration.port,
-            responder: HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))),
+            responder: CORSResponder(HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)),
+                                                     webChannel: WebChannelResponder(sessions: webChannelSessions)),
+                                     exposedHeaders: ["x-client-wire-protocol", "x-http-session-id", "x-http-initial-response"]),
             webSocket: Self.webSocketRoute(WebSocketListenConnection(engine: engine)),
             http2: HTTP2Intake(adopt: { channel in
                 channel.eventLoop.makeFutureWithTask { await grpc.handoff() }.flatMap { $0.adopt(channel) }
