@@ -214,6 +214,12 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(
+            name: "FirestoreWebChannelTests",
+            dependencies: ["FirestoreWebChannel", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreJSON",
+                           "HearthIdentity", "HearthJSON"],
+            swiftSettings: settings
+        ),
+        .testTarget(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire",

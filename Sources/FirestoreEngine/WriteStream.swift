@@ -14,6 +14,13 @@ package struct WriteStream: Sendable {
         package var streamToken: [UInt8]
         package var writeResults: [WriteResult] = []
         package var commitTime: Timestamp?
+
+        package init(streamID: String, streamToken: [UInt8], writeResults: [WriteResult] = [], commitTime: Timestamp? = nil) {
+            self.streamID = streamID
+            self.streamToken = streamToken
+            self.writeResults = writeResults
+            self.commitTime = commitTime
+        }
     }
 
     package let engine: FirestoreEngine

@@ -15,9 +15,8 @@ enum WebChannelListen {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in session.events {
-                    for message in WatchResponse.responses(for: event) {
-                        channel.send(WebChannelCodec.encode(message, database: database).serialized, now: now())
-                    }
+                    let messages = WatchResponse.responses(for: event).map { WebChannelCodec.encode($0, database: database).serialized }
+                    channel.send(contentsOf: messages, now: now())
                 }
             }
             for await text in channel.inbound {

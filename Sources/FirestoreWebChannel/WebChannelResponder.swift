@@ -91,13 +91,17 @@ package struct WebChannelResponder: Sendable {
 
     /// The back channel: frames as the session delivers them, until it ends the response.
     private func backChannel(_ session: WebChannelSession, acknowledged: Int, isStreaming: Bool) -> Response {
-        guard let frames = session.attachBackChannel(acknowledged: acknowledged, isStreaming: isStreaming, now: sessions.now()) else {
+        guard let (frames, token) = session.attachBackChannel(acknowledged: acknowledged, isStreaming: isStreaming, now: sessions.now()) else {
             return Self.badRequest("Unknown SID")
         }
+        let now = sessions.now
         var headers = Self.textHeaders
         headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = "private, max-age=0"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // A client that went away fails a write (a keep-alive at the latest): the session
+            // then has no back channel, and ends if the client does not come back.
+            defer { session.detachBackChannel(token, now: now()) }
             for await frame in frames {
                 try await writer.write(ByteBuffer(string: frame))
             }

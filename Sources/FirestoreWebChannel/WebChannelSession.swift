@@ -34,6 +34,7 @@ package final class WebChannelSession: Sendable {
         var lastDelivered = 0
         var unacknowledged: [(id: Int, message: String)] = []
         var backChannel: BackChannel?
+        var backChannels = 0
         var lastActivity: Int64
         var isClosed = false
         /// A stream error was queued: the session ends once it is delivered.
@@ -41,12 +42,13 @@ package final class WebChannelSession: Sendable {
     }
 
     struct BackChannel {
+        let token: Int
         let frames: AsyncStream<String>.Continuation
         let isStreaming: Bool
         var lastWrite: Int64
     }
 
-    init(id: String, stream: Stream, database: DatabaseID, identity: Identity, now: Int64) {
+    package init(id: String, stream: Stream, database: DatabaseID, identity: Identity, now: Int64) {
         self.id = id
         self.stream = stream
         self.database = database
@@ -82,23 +84,33 @@ package final class WebChannelSession: Sendable {
 
     /// Queues one message (JSON text) for the client and delivers it if a back channel is open.
     package func send(_ message: String, now: Int64) {
+        send(contentsOf: [message], now: now)
+    }
+
+    /// Queues messages (JSON text) for the client and delivers them together, in one frame, if
+    /// a back channel is open: the messages of one listen event reach a long poll together.
+    package func send(contentsOf messages: [String], now: Int64) {
+        guard !messages.isEmpty else { return }
         state.withLock { s in
             guard !s.isClosed else { return }
-            let id = s.nextArray
-            s.nextArray += 1
-            s.unacknowledged.append((id, message))
+            // What earlier sends left past the limit goes, if delivered; a client that takes
+            // nothing of what it is sent is gone, and the session ends.
             let excess = s.unacknowledged.count - Self.maxUnacknowledged
             if excess > 0 {
-                if s.unacknowledged.prefix(excess).allSatisfy({ $0.id <= s.lastDelivered }) {
-                    s.unacknowledged.removeFirst(excess)
-                } else {
-                    // A client that takes nothing of what it is sent is gone: the session ends.
+                guard s.unacknowledged.prefix(excess).allSatisfy({ $0.id <= s.lastDelivered }) else {
                     Self.end(&s)
                     inboundSink.finish()
                     return
                 }
+                s.unacknowledged.removeFirst(excess)
             }
-            Self.deliver([(id, message)], state: &s, now: now)
+            let first = s.unacknowledged.count
+            for message in messages {
+                s.unacknowledged.append((s.nextArray, message))
+                s.nextArray += 1
+            }
+            let batch = Array(s.unacknowledged[first...])
+            Self.deliver(batch, state: &s, now: now)
         }
     }
 
@@ -111,24 +123,40 @@ package final class WebChannelSession: Sendable {
     /// Attaches a new back channel, ending the previous one; `acknowledged` is the client's
     /// `AID`. It gets at once what the client has not acknowledged, or a no-op (a client that
     /// auto-detects long-polling switches when nothing arrives at once); a long poll ends
-    /// after its first data. Returns nil when the session has ended.
-    package func attachBackChannel(acknowledged: Int, isStreaming: Bool, now: Int64) -> AsyncStream<String>? {
+    /// after its first data. Returns nil when the session has ended; the token identifies the
+    /// back channel to ``detachBackChannel(_:)``.
+    package func attachBackChannel(acknowledged: Int, isStreaming: Bool, now: Int64) -> (frames: AsyncStream<String>, token: Int)? {
         let (frames, continuation) = AsyncStream.makeStream(of: String.self)
-        let attached: Bool = state.withLock { s in
-            guard !s.isClosed else { return false }
+        let token: Int? = state.withLock { s in
+            guard !s.isClosed else { return nil }
             s.lastActivity = now
             s.unacknowledged.removeAll { $0.id <= acknowledged }
             s.backChannel?.frames.finish()
-            s.backChannel = BackChannel(frames: continuation, isStreaming: isStreaming, lastWrite: now)
+            s.backChannels += 1
+            s.backChannel = BackChannel(token: s.backChannels, frames: continuation, isStreaming: isStreaming, lastWrite: now)
             if s.unacknowledged.isEmpty {
                 Self.noop(state: &s, now: now)
             } else {
                 Self.deliver(s.unacknowledged, state: &s, now: now)
             }
-            return true
+            return s.backChannels
         }
-        if !attached { continuation.finish() }
-        return attached ? frames : nil
+        guard let token else {
+            continuation.finish()
+            return nil
+        }
+        return (frames, token)
+    }
+
+    /// The back channel's response has ended (delivered, or its connection failed): the session
+    /// stops delivering to it, and, with no back channel, can be found abandoned.
+    package func detachBackChannel(_ token: Int, now: Int64) {
+        state.withLock { s in
+            guard let b = s.backChannel, b.token == token else { return }
+            b.frames.finish()
+            s.backChannel = nil
+            s.lastActivity = now
+        }
     }
 
     /// Sends a no-op on a streaming back channel idle since `idleSince` (the client re-opens a
