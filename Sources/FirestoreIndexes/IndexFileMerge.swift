@@ -80,9 +80,13 @@ package struct IndexFileMerge: Sendable {
                 case .fieldOverride(let override):
                     let isSameField = { (o: FieldOverride) in o.collectionGroup == override.collectionGroup && o.fieldPath == override.fieldPath }
                     if let i = newOverrides.firstIndex(where: isSameField) {
-                        newOverrides[i].indexes = Self.union(newOverrides[i].indexes, override.indexes)
+                        let merged = Self.union(newOverrides[i].indexes, override.indexes)
+                        guard merged != newOverrides[i].indexes else { continue }
+                        newOverrides[i].indexes = merged
                     } else if let i = replacedOverrides.firstIndex(where: { isSameField($0.1) }) {
-                        replacedOverrides[i].1.indexes = Self.union(replacedOverrides[i].1.indexes, override.indexes)
+                        let merged = Self.union(replacedOverrides[i].1.indexes, override.indexes)
+                        guard merged != replacedOverrides[i].1.indexes else { continue }
+                        replacedOverrides[i].1.indexes = merged
                     } else if let position = existing.fieldOverrides.firstIndex(where: isSameField) {
                         var merged = existing.fieldOverrides[position]
                         merged.indexes = Self.union(merged.indexes, override.indexes)
@@ -118,9 +122,9 @@ package struct IndexFileMerge: Sendable {
             memberIndent = member
             writer.unit = member
             // One line per index field (or override index), as the file has them?
-            let sample = root.member("indexes")?.value.elements.first?.member("fields")?.value.elements.first
-                ?? root.member("fieldOverrides")?.value.elements.first?.member("indexes")?.value.elements.first
-            if let sample {
+            let fields = (root.member("indexes")?.value.elements ?? []).flatMap { $0.member("fields")?.value.elements ?? [] }
+            let overrideIndexes = (root.member("fieldOverrides")?.value.elements ?? []).flatMap { $0.member("indexes")?.value.elements ?? [] }
+            if let sample = (fields + overrideIndexes).first {
                 writer.compactLeaves = !bytes[sample.start..<sample.end].contains(0x0A)
             }
         }

@@ -90,8 +90,8 @@ struct IndexFileReader {
         var fields: [IndexField] = []
         if let member = node.member("fields") {
             let nodes = elements(of: member)
-            if nodes.isEmpty, case .array = member.value.value {
-                report(.error, member.value, #""fields" must list at least one field"#)
+            if nodes.isEmpty {
+                if case .array = member.value.value { report(.error, member.value, #""fields" must list at least one field"#) }
                 ok = false
             }
             for fieldNode in nodes {
@@ -210,9 +210,18 @@ struct IndexFileReader {
         }
         var indexes: [SingleFieldIndex] = []
         if let member = node.member("indexes") {
+            if case .array = member.value.value {} else { ok = false }
             for indexNode in elements(of: member) {
                 let name = path.map { $0?.canonical ?? "*" } ?? "?"
-                if let index = readSingleFieldIndex(indexNode, field: name) { indexes.append(index) } else { ok = false }
+                guard let index = readSingleFieldIndex(indexNode, field: name) else {
+                    ok = false
+                    continue
+                }
+                if indexes.contains(index) {
+                    report(.warning, indexNode, "the same index twice in the override of \(name)")
+                } else {
+                    indexes.append(index)
+                }
             }
         } else {
             report(.error, from: node.start, to: node.start + 1, #"field override is missing "indexes" (an empty list exempts the field)"#)
