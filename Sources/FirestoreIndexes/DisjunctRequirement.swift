@@ -4,6 +4,13 @@ import FirestoreModel
 /// equality fields E, its array field A, and the query's normalized order O′ followed by
 /// `__name__` in one direction.
 struct DisjunctRequirement {
+    /// An index that may serve a disjunct: its fields without `__name__`, and `__name__`'s direction.
+    struct Candidate {
+        var member: IndexMember
+        var fields: [IndexField]
+        var nameDirection: StructuredQuery.Direction
+    }
+
     /// E: fields under `==`, `in`, `IS_NULL` or `IS_NAN`, in the order written, once each.
     var equalities: [FieldPath] = []
     /// A: the field under `array-contains` or `array-contains-any` (validation allows one).
@@ -46,8 +53,9 @@ struct DisjunctRequirement {
     /// (rule 6): its fields split into a prefix of equality (or `CONTAINS` array) fields in any
     /// order and a suffix that is exactly O′, where O′ may skip fields held constant by an
     /// equality; together they cover E and A.
-    func isServed(by fields: [IndexField], nameDirection: StructuredQuery.Direction) -> Bool {
-        guard nameDirection == self.nameDirection else { return false }
+    func isServed(by candidate: Candidate) -> Bool {
+        let fields = candidate.fields
+        guard candidate.nameDirection == nameDirection else { return false }
         var k = 0
         while true {
             let suffix = fields[k...]
@@ -90,7 +98,7 @@ struct DisjunctRequirement {
     /// equality fields are taken out, two or more indexes of the form `P ++ T` (P equality or
     /// `CONTAINS` fields, `__name__` in the query's direction) whose prefixes together cover E
     /// and A. Returns the members, or nil.
-    func merge(_ candidates: [(member: IndexMember, fields: [IndexField], nameDirection: StructuredQuery.Direction)]) -> [IndexMember]? {
+    func merge(_ candidates: [Candidate]) -> [IndexMember]? {
         guard !hasInequality else { return nil }
         let tail = order.filter { !equalities.contains($0.field) }
         guard tail.count <= 1 else { return nil }

@@ -13,8 +13,10 @@ extension IndexDefinitions {
         let nameDirection = nameAt.map { shape.order[$0].direction } ?? shape.order.last?.direction ?? .ascending
         let order = shape.order.filter { !$0.field.isDocumentName }
         let composites = composites(collectionGroup: shape.collectionGroup, scope: shape.scope).filter { !$0.index.isVectorIndex }
-            .map { (member: IndexMember.composite(position: $0.position), keyed: $0.index.keyed) }
-            .map { (member: $0.member, fields: $0.keyed.fields, nameDirection: $0.keyed.nameDirection) }
+            .map { position, index in
+                let keyed = index.keyed
+                return DisjunctRequirement.Candidate(member: .composite(position: position), fields: keyed.fields, nameDirection: keyed.nameDirection)
+            }
         var services: [IndexService?] = []
         var missing: MissingIndex?
         for conjunction in shape.disjuncts {
@@ -28,10 +30,7 @@ extension IndexDefinitions {
         return IndexVerdict(disjuncts: services, missing: missing)
     }
 
-    private func service(
-        for requirement: DisjunctRequirement, shape: QueryShape,
-        composites: [(member: IndexMember, fields: [IndexField], nameDirection: StructuredQuery.Direction)]
-    ) -> IndexService? {
+    private func service(for requirement: DisjunctRequirement, shape: QueryShape, composites: [DisjunctRequirement.Candidate]) -> IndexService? {
         let touched = requirement.touchedFields
         // The built-in key index: no field filter, no field order (rule 2.3).
         if touched.isEmpty { return .singleField }
@@ -39,14 +38,14 @@ extension IndexDefinitions {
             singleFieldIndexes(collectionGroup: shape.collectionGroup, field: field)
                 .filter { $0.queryScope == shape.scope && $0.apiScope == "ANY_API" }
                 .map { index in
-                    (member: IndexMember.singleField(IndexField(field, index.mode)), fields: [IndexField(field, index.mode)],
-                     nameDirection: index.mode == .descending ? StructuredQuery.Direction.descending : .ascending)
+                    DisjunctRequirement.Candidate(member: .singleField(IndexField(field, index.mode)), fields: [IndexField(field, index.mode)],
+                                                  nameDirection: index.mode == .descending ? .descending : .ascending)
                 }
         }
-        if singles.contains(where: { requirement.isServed(by: $0.fields, nameDirection: $0.nameDirection) }) {
+        if singles.contains(where: requirement.isServed) {
             return .singleField
         }
-        if let served = composites.first(where: { requirement.isServed(by: $0.fields, nameDirection: $0.nameDirection) }),
+        if let served = composites.first(where: requirement.isServed),
            case .composite(let position) = served.member {
             return .composite(position: position)
         }

@@ -38,3 +38,14 @@ package struct IndexVerdictCache: Sendable {
     /// How many verdicts are held.
     package var count: Int { recent.count + older.filter { recent[$0.key] == nil }.count }
 }
+
+extension IndexVerdictCache {
+    /// Throws production's FAILED_PRECONDITION error (with the entry to paste) when no index
+    /// serves a validated query; `aggregatedFields` are its `sum` and `avg` fields. Call it for
+    /// a query without a ``Query/deferredError``: an invalid query gets no index verdict.
+    package mutating func requireIndex(for query: Query, aggregatedFields: [FieldPath] = []) throws(FirestoreError) {
+        if let missing = verdict(for: query, aggregatedFields: aggregatedFields).missing {
+            throw missing.error(in: query.database)
+        }
+    }
+}
