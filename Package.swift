@@ -71,6 +71,7 @@ let package = Package(
         // The Firestore slice.
         .target(name: "FirestoreModel", swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .target(name: "FirestoreIndexes", dependencies: ["FirestoreModel", "FirestoreQuery", "HearthJSON"], swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
             dependencies: [
@@ -156,7 +157,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
@@ -177,6 +178,7 @@ let package = Package(
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreIndexesTests", dependencies: ["FirestoreIndexes", "FirestoreQuery", "FirestoreModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", "FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: settings),
         .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules",
