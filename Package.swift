@@ -82,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", "HearthIdentity",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules", "HearthIdentity",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
@@ -98,8 +98,8 @@ let package = Package(
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON", "HearthIdentity",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON",
+                           "HearthIdentity", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
         .target(
@@ -136,7 +136,8 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
+                "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
+                "HearthHTTP", "HearthJSON",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -150,7 +151,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["HearthServer", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
@@ -181,7 +182,7 @@ let package = Package(
         .testTarget(name: "FirestoreIndexesTests", dependencies: ["FirestoreIndexes", "FirestoreQuery", "FirestoreModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", "FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: settings),
-        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules",
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules",
                                                                  "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage",
                                                                  "HearthIdentity"], swiftSettings: settings),
