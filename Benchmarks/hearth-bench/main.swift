@@ -206,6 +206,10 @@ if argument("--only") == "indexes" {
     try IndexVerdictBenchmark.run()
     exit(0)
 }
+if argument("--only") == "queries" {
+    try await QueryGrowthBenchmark.run(small: Int(argument("--small") ?? "1000") ?? 1000, large: Int(argument("--large") ?? "50000") ?? 50_000)
+    exit(0)
+}
 if argument("--only") == "batch" {
     try await engineBatchCommit()
     try await GRPCCommitBenchmark.run()
@@ -230,5 +234,6 @@ if FileManager.default.isExecutableFile(atPath: hearthPath) {
     print("(no hearth binary at \(hearthPath): start-up, RSS and REST figures skipped)")
 }
 try await engineLatencies(sizes: sizes)
+try await QueryGrowthBenchmark.run()
 try await ListenBenchmark.rules(count: 5000)
 try await ListenBenchmark.run(count: Int(argument("--listen-docs") ?? "100000") ?? 100_000)
