@@ -14,7 +14,10 @@ package struct FirestoreRESTResponder: HTTPResponder {
         do {
             body = try await request.collectBody(upTo: FirestoreRESTService.maxRequestBytes)
         } catch {
-            return RESTError.response(.invalidArgument("Request payload size exceeds the limit: \(FirestoreRESTService.maxRequestBytes) bytes."))
+            // Production's answer; the connection is closed so that the rest is not uploaded.
+            var response = RESTError.response(.invalidArgument("Request payload size exceeds the limit: \(FirestoreRESTService.maxRequestBytes) bytes."))
+            response.headers[.connection] = "close"
+            return response
         }
         let rest = RESTRequest(method: request.method.rawValue, rawPath: request.uri.path, rawQuery: request.uri.query,
                                body: Array(buffer: body), authorization: request.headers[.authorization])

@@ -22,22 +22,25 @@ package struct HTTPListener: Sendable {
     package let port: Int
     let http1: HTTP1WebSocketUpgradeChannel
     let http2: HTTP2Intake?
+    let limits: ConnectionLimits
     let logger: Logger
 
     /// - Parameters:
     ///   - maxWebSocketFrame: the largest WebSocket message accepted.
-    ///   - idleTimeout: how long a connection may stay open with no request in progress.
+    ///   - limits: the longest request line, and how long a connection may take to send its
+    ///     first request head and wait for its next request.
     package init(host: String, port: Int, responder: some HTTPResponder<BasicRequestContext>,
                  webSocket: WebSocketRoute? = nil, maxWebSocketFrame: Int = 1 << 24, http2: HTTP2Intake? = nil,
-                 idleTimeout: TimeAmount? = nil) {
+                 limits: ConnectionLimits = ConnectionLimits()) {
         var logger = Logger(label: "hearth.http")
         logger.logLevel = .warning
         self.host = host
         self.port = port
         self.http2 = http2
+        self.limits = limits
         self.logger = logger
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: idleTimeout),
+            http1: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds)),
             ws: .init(maxFrameSize: maxWebSocketFrame)
         )
         http1 = HTTP1WebSocketUpgradeChannel(responder: Self.channelResponder(responder, logger: logger), configuration: configuration) { request, _, _ in
@@ -50,7 +53,7 @@ package struct HTTPListener: Sendable {
     /// one asked for, or the one chosen for port 0).
     package func run(onBound: @Sendable (Int) async -> Void = { _ in }) async throws {
         let connections = OpenConnections()
-        let http1 = self.http1, http2 = self.http2, logger = self.logger
+        let http1 = self.http1, http2 = self.http2, limits = self.limits, logger = self.logger
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
@@ -61,7 +64,7 @@ package struct HTTPListener: Sendable {
                 // first bytes arrive, which needs it registered and reading.
                 connections.insert(channel)
                 return channel.eventLoop.makeCompletedFuture {
-                    let sniffer = ProtocolSniffer(http1: http1, http2: http2, logger: logger)
+                    let sniffer = ProtocolSniffer(http1: http1, http2: http2, limits: limits, logger: logger)
                     try channel.pipeline.syncOperations.addHandler(sniffer)
                     return sniffer.decided
                 }
@@ -105,8 +108,18 @@ package struct HTTPListener: Sendable {
                 response = Response(status: .internalServerError)
             }
             response.headers[.server] = "Hearth"
+            let closes = response.headers[.connection]?.lowercased() == "close"
             try await writer.write(response: response.head, body: response.body)
+            if closes { lingeringClose(channel) }
         }
+    }
+
+    /// After a response that closes its connection (an upload refused before its body was
+    /// read), stops sending at once and reading half a second later: the client gets the
+    /// answer, and the rest of a large body is not read.
+    static func lingeringClose(_ channel: any Channel) {
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
     }
 }
 

@@ -13,14 +13,17 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
     let http1: HTTP1WebSocketUpgradeChannel
     let http2: HTTP2Intake?
     let logger: Logger
+    let limits: ConnectionLimits
     private var buffered: ByteBuffer?
     private var deciding = false
     private var inputClosed = false
     private var promise: EventLoopPromise<AcceptedConnection>?
+    private var timer: Scheduled<Void>?
 
-    init(http1: HTTP1WebSocketUpgradeChannel, http2: HTTP2Intake?, logger: Logger) {
+    init(http1: HTTP1WebSocketUpgradeChannel, http2: HTTP2Intake?, limits: ConnectionLimits, logger: Logger) {
         self.http1 = http1
         self.http2 = http2
+        self.limits = limits
         self.logger = logger
     }
 
@@ -33,6 +36,16 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         decided = promise.futureResult
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.channel.closeFuture.whenComplete { _ in boundSelf.value.finish(.handedOver) }
+        // A connection that does not say what it is in time is closed.
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: limits.headTimeout) {
+            if !boundSelf.value.deciding { channel.close(promise: nil) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
     }
 
     /// Completes ``decided`` (once).
@@ -48,6 +61,23 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         let isHTTP2 = http2 == nil ? false : HTTP2Intake.classify(buffered!.readableBytesView)
         guard let isHTTP2 else { return }
         deciding = true
+        if !isHTTP2 {
+            // HTTP/1 is set up once the request line is complete: a line longer than the limit
+            // is answered here (the HTTP parser would only see headers too large).
+            let bytes = buffered!.readableBytesView
+            if !bytes.contains(UInt8(ascii: "\n")) {
+                guard bytes.count > limits.maxRequestLine else {
+                    deciding = false
+                    return
+                }
+                let response = RawErrorResponse.bytes(status: 414, reason: "URI Too Long",
+                                                       message: "The request line is longer than \(limits.maxRequestLine) bytes.")
+                buffered = nil
+                let channel = context.channel
+                context.writeAndFlush(NIOAny(response)).whenComplete { _ in HTTPListener.lingeringClose(channel) }
+                return
+            }
+        }
         if let http2, isHTTP2 {
             // Hold further input until the connection's new owner is in place.
             context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
@@ -79,7 +109,7 @@ final class ProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
         let value: HTTP1WebSocketUpgradeChannel.Value
         do {
             value = try http1.setup(channel: context.channel, logger: logger).wait(onLoop: context.eventLoop)
-            try context.pipeline.syncOperations.addHandler(FirstRequestGuard())
+            try context.pipeline.syncOperations.addHandler(FirstRequestGuard(timeout: limits.headTimeout))
         } catch {
             context.close(promise: nil)
             return

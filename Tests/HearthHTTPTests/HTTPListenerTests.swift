@@ -110,6 +110,69 @@ struct HTTPListenerTests {
         }
     }
 
+    static let shortLimits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))
+
+    @Test("a request line past the limit is answered 414 in Google's error JSON and closed")
+    func longRequestLine() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), limits: Self.shortLimits)) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write("GET /echo?" + String(repeating: "x", count: 2000))
+            let (head, body) = try await connection.readResponse()
+            #expect(head.hasPrefix("HTTP/1.1 414 URI Too Long"))
+            #expect(body == #"{"error":{"code":414,"message":"The request line is longer than 1024 bytes.","status":"INVALID_ARGUMENT"}}"#)
+            #expect(await connection.isClosedByPeer())
+            // Just under the limit is served.
+            let fine = try RawConnection(port: port)
+            try await fine.write("GET /echo?" + String(repeating: "y", count: 1000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await fine.readResponse().body == String(repeating: "y", count: 1000))
+        }
+    }
+
+    @Test("a first request head that does not arrive in time is answered 408 and closed; a silent connection is closed")
+    func slowHead() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), http2: Self.intake, limits: Self.shortLimits)) { port in
+            let slow = try RawConnection(port: port)
+            try await slow.write("GET /echo?x HTTP/1.1\r\nHost: x\r\n")
+            let (head, body) = try await slow.readResponse()
+            #expect(head.hasPrefix("HTTP/1.1 408 Request Timeout"))
+            #expect(body.contains("DEADLINE_EXCEEDED"))
+            #expect(await slow.isClosedByPeer())
+            let silent = try RawConnection(port: port)
+            #expect(await silent.isClosedByPeer())
+        }
+    }
+
+    @Test("a kept-alive connection waiting for its next request is closed after the idle time; a WebSocket is not")
+    func idle() async throws {
+        let listener = HTTPListener(host: "127.0.0.1", port: 0, responder: EchoResponder(), webSocket: Self.echoWebSocket, limits: Self.shortLimits)
+        try await serving(listener) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write("GET /echo?a HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse().body == "a")
+            #expect(await connection.isClosedByPeer())
+            let socket = try await RawWebSocket(port: port, path: "/ws")
+            try await Task.sleep(for: .milliseconds(900))
+            try await socket.send("still here")
+            #expect(try await socket.receive() == "echo still here")
+        }
+    }
+
+    @Test("a response with Connection: close ends its connection")
+    func connectionClose() async throws {
+        struct Closing: HTTPResponder {
+            typealias Context = BasicRequestContext
+            func respond(to request: Request, context: Context) async throws -> Response {
+                Response(status: .badRequest, headers: [.connection: "close"], body: .init(byteBuffer: ByteBuffer(string: "no")))
+            }
+        }
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: Closing())) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n" + String(repeating: "z", count: 100_000))
+            #expect(try await connection.readResponse().body == "no")
+            #expect(await connection.isClosedByPeer())
+        }
+    }
+
     @Test("cancelling the listener closes its open connections and stops accepting")
     func cancellation() async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

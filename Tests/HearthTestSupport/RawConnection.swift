@@ -10,11 +10,14 @@ package final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let queue = DispatchQueue(label: "RawConnection")
+    /// Writes have their own queue, so that a test can read the answer to a request that is
+    /// still being sent (a server may answer before it has read it all).
+    private let writeQueue = DispatchQueue(label: "RawConnection.write")
 
-    /// Runs `body` on the connection's queue.
-    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Runs `body` on the connection's queue (or its write queue).
+    private func onQueue<T: Sendable>(writing: Bool = false, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+            (writing ? writeQueue : queue).async { continuation.resume(with: Result { try body() }) }
         }
     }
 
@@ -40,7 +43,7 @@ package final class RawConnection: @unchecked Sendable {
     package func write(_ text: String) async throws { try await write(Array(text.utf8)) }
 
     package func write(_ bytes: [UInt8]) async throws {
-        try await onQueue { try self.writeNow(bytes) }
+        try await onQueue(writing: true) { try self.writeNow(bytes) }
     }
 
     private func writeNow(_ bytes: [UInt8]) throws {
