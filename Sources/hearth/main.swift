@@ -29,7 +29,7 @@ struct Hearth: AsyncParsableCommand {
 }
 
 struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start the Firestore emulator.")
+    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth on its own port.")
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -46,13 +46,25 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Security rules file for every project (reloaded when it changes).")
     var rules: String?
 
+    @Option(name: .customLong("auth-port"), help: "Port for the Auth emulator (default 9099; 0 turns it off).")
+    var authPort: Int?
+
+    @Option(help: "Project of calls that name none (default: $GCLOUD_PROJECT, else .firebaserc's default project, else demo-project).")
+    var project: String?
+
+    @Flag(name: .customLong("sign-tokens"), help: "Sign ID tokens with RS256 and serve the public keys (unsigned, as the official emulator's, otherwise).")
+    var signTokens = false
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
         }
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
+        let projectID = HearthConfiguration.resolveProjectID(flag: project)
         let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL })
+                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                                         projectID: projectID.id, authPort: authPort == 0 ? nil : (authPort ?? 9099),
+                                         authPortIsDefault: authPort == nil, signTokens: signTokens)
         let server = try HearthServer(configuration: config)
         let host = self.host
         try await server.run { port in
@@ -64,6 +76,10 @@ struct Start: AsyncParsableCommand {
             }
             lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
             print(lines.joined(separator: "\n"))
+            fflush(nil)
+        } onAuthRunning: { port in
+            print("Hearth Auth emulator listening on http://\(host):\(port) (project \(projectID.id), from \(projectID.source); ID tokens \(signTokens ? "signed RS256" : "unsigned"))")
+            print("export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         }
     }
