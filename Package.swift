@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
-                           "HearthJSON", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                           "AuthModel", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),

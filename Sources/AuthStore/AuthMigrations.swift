@@ -16,8 +16,8 @@ package enum AuthMigrations {
                     record BLOB NOT NULL,
                     PRIMARY KEY (project, local_id)
                 ) WITHOUT ROWID;
-                CREATE INDEX account_by_email ON account(project, email) WHERE email IS NOT NULL;
-                CREATE INDEX account_by_phone ON account(project, phone_number) WHERE phone_number IS NOT NULL;
+                CREATE INDEX account_by_email ON account(project, email, created_at);
+                CREATE INDEX account_by_phone ON account(project, phone_number);
                 CREATE TABLE provider_link (
                     project TEXT NOT NULL,
                     provider_id TEXT NOT NULL,
@@ -27,7 +27,7 @@ package enum AuthMigrations {
                     PRIMARY KEY (project, provider_id, raw_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX provider_link_by_account ON provider_link(project, local_id);
-                CREATE INDEX provider_link_by_email ON provider_link(project, email) WHERE email IS NOT NULL;
+                CREATE INDEX provider_link_by_email ON provider_link(project, email);
                 CREATE TABLE oob_code (
                     id INTEGER PRIMARY KEY,
                     project TEXT NOT NULL,

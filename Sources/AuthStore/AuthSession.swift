@@ -8,6 +8,8 @@ import GRDB
 package struct AuthSession {
     let db: Database
 
+    // Lookups by email and phone name their index: without statistics SQLite prefers the
+    // primary key's (project) prefix, a scan of the whole project.
     static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
 
@@ -28,16 +30,16 @@ package struct AuthSession {
 
     /// The account with this (canonical) email; with duplicate emails allowed, the newest.
     package func account(_ project: String, email: String) throws -> UserAccount? {
-        try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account WHERE project = ? AND email = ? ORDER BY created_at DESC LIMIT 1"),
+        try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account INDEXED BY account_by_email WHERE project = ? AND email = ? ORDER BY created_at DESC LIMIT 1"),
                                 arguments: [project, email]))
     }
 
     /// Accounts whose email, or one of whose providers' email, is `email`: the account with the
     /// email first.
     package func accounts(_ project: String, emailOrProviderEmail email: String) throws -> [UserAccount] {
-        var found = try accounts("SELECT record FROM account WHERE project = ? AND email = ? ORDER BY created_at DESC", [project, email])
+        var found = try accounts("SELECT record FROM account INDEXED BY account_by_email WHERE project = ? AND email = ? ORDER BY created_at DESC", [project, email])
         let linked = try accounts("""
-            SELECT a.record FROM provider_link l JOIN account a ON a.project = l.project AND a.local_id = l.local_id
+            SELECT a.record FROM provider_link l INDEXED BY provider_link_by_email JOIN account a ON a.project = l.project AND a.local_id = l.local_id
             WHERE l.project = ? AND l.email = ? ORDER BY a.created_at
             """, [project, email])
         for account in linked where !found.contains(where: { $0.localId == account.localId }) { found.append(account) }
@@ -45,7 +47,7 @@ package struct AuthSession {
     }
 
     package func account(_ project: String, phoneNumber: String) throws -> UserAccount? {
-        try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account WHERE project = ? AND phone_number = ? LIMIT 1"),
+        try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account INDEXED BY account_by_phone WHERE project = ? AND phone_number = ? LIMIT 1"),
                                 arguments: [project, phoneNumber]))
     }
 
