@@ -51,6 +51,7 @@ package enum AccountValidation {
     /// The shortest password accepted.
     package static let minPasswordLength = 6
 
+    /// `WEAK_PASSWORD : Password should be at least 6 characters` for a shorter password.
     package static func checkPasswordStrength(_ password: String) throws(AuthError) {
         try require(password.count >= minPasswordLength, "WEAK_PASSWORD : Password should be at least \(minPasswordLength) characters")
     }

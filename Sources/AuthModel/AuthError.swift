@@ -9,6 +9,7 @@ import Foundation
 /// firebase-admin-python `_auth_utils.py`). Text in `((double parentheses))` is an emulator's
 /// own explanation, as in the official Auth emulator.
 package struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure, which decides the HTTP status.
     package enum Category: Sendable, Equatable {
         /// 400 with no `status` word: the Identity Toolkit's own error codes (`EMAIL_EXISTS`).
         case badRequest
@@ -31,6 +32,7 @@ package struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `reason` of the error item (`invalid`, `parseError`, …); nil takes the category's.
     package var reason: String?
 
+    /// An error of `category` with Firebase's `message` (`CODE` or `CODE : details`).
     package init(_ category: Category, _ message: String, reason: String? = nil) {
         self.category = category
         self.message = message

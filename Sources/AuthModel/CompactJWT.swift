@@ -33,8 +33,10 @@ package struct CompactJWT: Sendable {
         Base64.encodeURLSafe(Array(JSON.object(header).serialized.utf8)) + "." + Base64.encodeURLSafe(Array(JSON.object(payload).serialized.utf8))
     }
 
+    /// A payload claim (the last, if repeated).
     package func claim(_ name: String) -> JSON? { payload.last { $0.0 == name }?.1 }
 
+    /// A header field (`alg`, `kid`).
     package func headerField(_ name: String) -> JSON? { header.last { $0.0 == name }?.1 }
 
     /// A string claim.

@@ -19,6 +19,9 @@ package struct IdpAssertion: Sendable {
     package var photoUrl: String?
     package var screenName: String?
 
+    /// Reads a `signInWithIdp` request's `requestUri` and `postBody`; refuses them with the
+    /// official emulator's codes (`MISSING_REQUEST_URI`, `INVALID_REQUEST_URI`,
+    /// `INVALID_CREDENTIAL_OR_PROVIDER_ID`, `INVALID_IDP_RESPONSE`, 501 without a usable token).
     package init(requestUri: String?, postBody: String?) throws(AuthError) {
         guard let requestUri, !requestUri.isEmpty else { throw AuthError.bad("MISSING_REQUEST_URI") }
         try require(AccountValidation.isAbsoluteURI(requestUri), "INVALID_REQUEST_URI")

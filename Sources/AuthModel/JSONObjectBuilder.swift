@@ -5,8 +5,10 @@ package import HearthJSON
 package struct JSONObjectBuilder: Sendable {
     package private(set) var pairs: [(String, JSON)] = []
 
+    /// An empty object.
     package init() {}
 
+    /// An object starting with `pairs`.
     package init(_ pairs: [(String, JSON)]) { self.pairs = pairs }
 
     /// Sets `key` (replacing an earlier value in place); nil removes it.
@@ -21,8 +23,11 @@ package struct JSONObjectBuilder: Sendable {
         }
     }
 
+    /// Sets a string, or removes `key` when nil.
     package mutating func set(_ key: String, _ value: String?) { self[key] = value.map(JSON.string) }
+    /// Sets a boolean, or removes `key` when nil.
     package mutating func set(_ key: String, _ value: Bool?) { self[key] = value.map(JSON.bool) }
+    /// Sets a JSON number, or removes `key` when nil.
     package mutating func set(_ key: String, _ value: Int64?) { self[key] = value.map { .number(String($0)) } }
     /// An int64 field as Google's JSON mapping writes it: a decimal string.
     package mutating func set(_ key: String, int64String value: Int64?) { self[key] = value.map { .string(String($0)) } }
@@ -32,5 +37,6 @@ package struct JSONObjectBuilder: Sendable {
         for (k, v) in other { self[k] = v }
     }
 
+    /// The object built.
     package var json: JSON { .object(pairs) }
 }

@@ -4,6 +4,7 @@ package import HearthJSON
 /// reset a password, sign in, change or recover an email). Hearth sends no email; the codes are
 /// listed by `GET /emulator/v1/projects/{project}/oobCodes`, as in the official emulator.
 package struct OobCode: Sendable, Equatable {
+    /// What the code does, by the Identity Toolkit's `requestType` names.
     package enum RequestType: String, Sendable, CaseIterable {
         case passwordReset = "PASSWORD_RESET"
         case verifyEmail = "VERIFY_EMAIL"
@@ -33,6 +34,7 @@ package struct OobCode: Sendable, Equatable {
     package var requestType: RequestType
     package var link: String
 
+    /// A code as stored and listed.
     package init(code: String, email: String, newEmail: String? = nil, requestType: RequestType, link: String) {
         self.code = code
         self.email = email

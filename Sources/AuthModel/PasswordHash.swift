@@ -12,6 +12,7 @@ import HearthJSON
 /// `test/integration/auth.spec.ts`), BCRYPT excepted (stored, never matches: Hearth has no
 /// bcrypt).
 package struct PasswordHash: Sendable, Equatable, Codable {
+    /// The hash function of a digest, HMAC or PBKDF2 scheme.
     package enum Digest: String, Sendable, Codable, CaseIterable {
         case md5, sha1, sha256, sha512
     }
@@ -21,6 +22,7 @@ package struct PasswordHash: Sendable, Equatable, Codable {
         case saltAndPassword, passwordAndSalt
     }
 
+    /// How the stored hash was made from the password and the salt.
     package enum Scheme: Sendable, Equatable, Codable {
         /// PBKDF2 with HMAC of `digest` (Hearth's own: `.sha256`; imports: `PBKDF2_SHA256`, `PBKDF_SHA1`).
         case pbkdf2(Digest, rounds: Int)
@@ -43,6 +45,7 @@ package struct PasswordHash: Sendable, Equatable, Codable {
     package var hash: [UInt8]
     package var salt: [UInt8]
 
+    /// A hash as stored (or imported).
     package init(scheme: Scheme, hash: [UInt8], salt: [UInt8]) {
         self.scheme = scheme
         self.hash = hash
@@ -99,6 +102,7 @@ package struct PasswordHash: Sendable, Equatable, Codable {
 }
 
 extension PasswordHash.Digest {
+    /// The digest's length in bytes.
     package var byteCount: Int {
         switch self {
         case .md5: 16

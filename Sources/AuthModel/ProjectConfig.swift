@@ -11,6 +11,7 @@ package struct ProjectConfig: Sendable, Equatable {
     /// `INVALID_LOGIN_CREDENTIALS`, `createAuthUri` reveals nothing.
     package var enableImprovedEmailPrivacy = false
 
+    /// Settings; the defaults are the official emulator's.
     package init(allowDuplicateEmails: Bool = false, enableImprovedEmailPrivacy: Bool = false) {
         self.allowDuplicateEmails = allowDuplicateEmails
         self.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy

@@ -12,6 +12,7 @@ package struct ProviderUserInfo: Sendable, Equatable, Codable {
     package var phoneNumber: String?
     package var screenName: String?
 
+    /// An entry: `rawId` is the user's ID at the provider.
     package init(providerId: String, rawId: String, federatedId: String? = nil, email: String? = nil, displayName: String? = nil,
                  photoUrl: String? = nil, phoneNumber: String? = nil, screenName: String? = nil) {
         self.providerId = providerId
@@ -41,9 +42,13 @@ package struct ProviderUserInfo: Sendable, Equatable, Codable {
 
 /// The provider IDs with a meaning of their own.
 package enum ProviderID {
+    /// Email and password (derived from the account's email and password hash).
     package static let password = "password"
+    /// Phone number (derived from the account's phone number).
     package static let phone = "phone"
+    /// The sign-in method of anonymous sessions (never a linked provider).
     package static let anonymous = "anonymous"
+    /// The sign-in method of custom-token sessions.
     package static let custom = "custom"
     /// The sign-in method of email links, reported by `createAuthUri`.
     package static let emailLink = "emailLink"

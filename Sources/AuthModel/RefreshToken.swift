@@ -13,6 +13,7 @@ package struct RefreshToken: Sendable, Equatable {
     /// When the session was issued (or last re-authenticated), in seconds.
     package var issuedAt: Int64
 
+    /// A session record.
     package init(token: String, localId: String, provider: String, extraClaims: [(String, JSON)], issuedAt: Int64) {
         self.token = token
         self.localId = localId

@@ -26,6 +26,7 @@ package struct RequestFields: Sendable {
     /// An empty body.
     package static let empty = try! RequestFields(.object([]))
 
+    /// A field's value; null counts as absent.
     package subscript(key: String) -> JSON? {
         guard let value = pairs.last(where: { $0.0 == key })?.1 else { return nil }
         if case .null = value { return nil }
@@ -39,6 +40,7 @@ package struct RequestFields: Sendable {
         AuthError(.invalidArgument, "Invalid JSON payload received. \(path)/\(key) must be \(type)")
     }
 
+    /// A string field (a number is read as its text).
     package func string(_ key: String) throws(AuthError) -> String? {
         switch self[key] {
         case nil: return nil
@@ -48,6 +50,7 @@ package struct RequestFields: Sendable {
         }
     }
 
+    /// A boolean field (`"true"`/`"false"` as in form bodies).
     package func bool(_ key: String) throws(AuthError) -> Bool? {
         switch self[key] {
         case nil: return nil
@@ -92,11 +95,13 @@ package struct RequestFields: Sendable {
         }
     }
 
+    /// A nested object, its errors naming its path.
     package func object(_ key: String) throws(AuthError) -> RequestFields? {
         guard let value = self[key] else { return nil }
         return try RequestFields(value, path: "\(path)/\(key)")
     }
 
+    /// An array of objects.
     package func objects(_ key: String) throws(AuthError) -> [RequestFields]? {
         switch self[key] {
         case nil: return nil

@@ -30,6 +30,7 @@ package struct UserAccount: Sendable, Equatable, Codable {
     /// Whether the account ever signed in with a custom token.
     package var customAuth = false
 
+    /// A new account with nothing but its ID and creation time.
     package init(localId: String, createdAt: Int64) {
         self.localId = localId
         self.createdAt = createdAt

@@ -12,6 +12,7 @@ package struct AuthHTTPRequest: Sendable {
     package var headers: [String: String]
     package var body: [UInt8]
 
+    /// Decodes the path and query; header names are compared in lower case.
     package init(method: String, path rawPath: String, query rawQuery: String? = nil, headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method.uppercased()
         self.path = rawPath.removingPercentEncoding ?? rawPath
@@ -20,7 +21,9 @@ package struct AuthHTTPRequest: Sendable {
         self.body = body
     }
 
+    /// A query parameter (the last, if repeated).
     package func parameter(_ name: String) -> String? { query.last { $0.0 == name }?.1 }
 
+    /// A header field by name (any case).
     package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

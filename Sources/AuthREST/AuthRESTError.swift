@@ -7,6 +7,7 @@ package import HearthJSON
 /// "reason": "invalid", "domain": "global"}]}}`, with `status` for every category but the
 /// Identity Toolkit's own 400s.
 package enum AuthRESTError {
+    /// The HTTP status of a category.
     package static func httpStatus(_ category: AuthError.Category) -> Int {
         switch category {
         case .badRequest, .invalidArgument: 400
@@ -41,6 +42,7 @@ package enum AuthRESTError {
         }
     }
 
+    /// Google's error body for `error`.
     package static func body(_ error: AuthError) -> JSON {
         var item = JSONObjectBuilder()
         item.set("message", error.message)
@@ -61,6 +63,7 @@ package enum AuthRESTError {
         return .object([("error", inner.json)])
     }
 
+    /// The whole reply for `error`.
     package static func reply(_ error: AuthError) -> AuthHTTPReply {
         .json(body(error), status: httpStatus(error.category))
     }

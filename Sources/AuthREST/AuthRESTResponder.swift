@@ -8,8 +8,11 @@ package struct AuthRESTResponder: HTTPResponder {
     package typealias Context = BasicRequestContext
     package let service: AuthRESTService
 
+    /// Serves `service`.
     package init(service: AuthRESTService) { self.service = service }
 
+    /// Collects the body (at most ``AuthRESTService/maxRequestBytes``; more is a Google-shaped
+    /// 400) and answers with the service's reply.
     package func respond(to request: Request, context: Context) async throws -> Response {
         var request = request
         var headers: [String: String] = [:]

@@ -21,12 +21,14 @@ package struct AuthRESTService: Sendable {
     /// The largest request body accepted.
     package static let maxRequestBytes = 16 * 1024 * 1024
 
+    /// The API over `service` for `defaultProject`, reachable at `baseURL`.
     package init(service: AuthService, defaultProject: String, baseURL: String) {
         self.service = service
         self.defaultProject = defaultProject
         self.baseURL = baseURL
     }
 
+    /// Answers one request; never throws: every failure is a Google-shaped error reply.
     package func handle(_ request: AuthHTTPRequest) -> AuthHTTPReply {
         var reply: AuthHTTPReply
         if request.method == "OPTIONS" {

@@ -10,6 +10,7 @@ package struct AuthCall: Sendable {
     /// The emulator's own address (`http://127.0.0.1:9099`), for the links of out-of-band codes.
     package var baseURL: String
 
+    /// A call for `project`.
     package init(project: String, isAdmin: Bool, baseURL: String) {
         self.project = project
         self.isAdmin = isAdmin

@@ -43,7 +43,14 @@ extension AuthService {
         let localId = try body.string("localId"), idToken = try body.string("idToken")
         if call.isAdmin { try require(localId?.isEmpty == false, "MISSING_LOCAL_ID") } else { try require(idToken?.isEmpty == false, "MISSING_ID_TOKEN") }
         try write { s in
-            let account = if call.isAdmin, let localId { try existingAccount(s, call, localId: localId) } else { try verifiedIDToken(s, call, idToken ?? "").account }
+            let account: UserAccount
+            if call.isAdmin, let localId {
+                account = try existingAccount(s, call, localId: localId)
+            } else {
+                let verified = try verifiedIDToken(s, call, idToken ?? "")
+                try requireRecentSignIn(verified.jwt, provider: verified.provider)
+                account = verified.account
+            }
             try s.deleteAccount(call.project, localId: account.localId)
         }
         return .object([("kind", .string("identitytoolkit#DeleteAccountResponse"))])

@@ -53,8 +53,12 @@ extension AuthService {
             var account: UserAccount
             var provider: String?
             if let idToken, !idToken.isEmpty {
-                (account, provider, _) = try verifiedIDToken(s, call, idToken)
+                let jwt: CompactJWT
+                (account, provider, jwt) = try verifiedIDToken(s, call, idToken)
                 try require(!body.has("disableUser"), "OPERATION_NOT_ALLOWED")
+                if hash != nil || (requestedEmail != nil && requestedEmail != account.email) {
+                    try requireRecentSignIn(jwt, provider: provider ?? "")
+                }
             } else {
                 account = try existingAccount(s, call, localId: localId ?? "")
             }

@@ -19,6 +19,7 @@ package struct AuthService: Sendable {
     /// Where messages for the developer go (out-of-band links, warnings).
     package let log: @Sendable (String) -> Void
 
+    /// A service over `store`; the clock, the randomness and the log are injected for tests.
     package init(store: AuthStore, signer: TokenSigner = .unsigned, clock: @escaping @Sendable () -> Int64 = AuthService.systemClock,
                  random: RandomSource = .system, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
@@ -28,6 +29,7 @@ package struct AuthService: Sendable {
         self.log = log
     }
 
+    /// The real clock, in milliseconds.
     package static let systemClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The project number the Identity Toolkit reports (`project_id` of token responses); like

@@ -3,6 +3,7 @@ package import GRDB
 /// The schema of `auth.sqlite`, one migration per version, so that a data directory written by
 /// any earlier Hearth opens.
 package enum AuthMigrations {
+    /// Every schema version in order; ``AuthStore`` migrates to the last on open.
     package static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in

@@ -6,16 +6,19 @@ import HearthJSON
 extension AuthSession {
     // MARK: out-of-band codes
 
+    /// Stores a new code.
     package func insert(_ project: String, oobCode oob: OobCode) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO oob_code (project, code, email, new_email, request_type, link) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [project, oob.code, oob.email, oob.newEmail, oob.requestType.rawValue, oob.link])
     }
 
+    /// The code `code` of the project, if it is still unused.
     package func oobCode(_ project: String, code: String) throws -> OobCode? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT code, email, new_email, request_type, link FROM oob_code WHERE project = ? AND code = ?"),
                          arguments: [project, code]).flatMap(Self.oobCode)
     }
 
+    /// Uses up a code.
     package func deleteOobCode(_ project: String, code: String) throws {
         try db.cachedStatement(sql: "DELETE FROM oob_code WHERE project = ? AND code = ?").execute(arguments: [project, code])
     }
@@ -33,6 +36,7 @@ extension AuthSession {
 
     // MARK: refresh tokens
 
+    /// Stores a new session.
     package func insert(_ project: String, refreshToken t: RefreshToken) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO refresh_token (token, project, local_id, provider, extra_claims, issued_at) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [t.token, project, t.localId, t.provider, JSON.object(t.extraClaims).serialized, t.issuedAt])
@@ -51,6 +55,7 @@ extension AuthSession {
 
     // MARK: settings
 
+    /// The project's settings (the defaults until changed).
     package func config(_ project: String) throws -> ProjectConfig {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT allow_duplicate_emails, improved_email_privacy FROM project_config WHERE project = ?"),
                                          arguments: [project])
@@ -58,6 +63,7 @@ extension AuthSession {
         return ProjectConfig(allowDuplicateEmails: row[0], enableImprovedEmailPrivacy: row[1])
     }
 
+    /// Replaces the project's settings.
     package func setConfig(_ project: String, _ config: ProjectConfig) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO project_config (project, allow_duplicate_emails, improved_email_privacy) VALUES (?, ?, ?)",
                        arguments: [project, config.allowDuplicateEmails, config.enableImprovedEmailPrivacy])
@@ -73,6 +79,7 @@ extension AuthSession {
         return (Array(der), row[1])
     }
 
+    /// Keeps a new signing key.
     package func insertSigningKey(der: [UInt8], kid: String, createdAt: Int64) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO signing_key (kid, der, created_at) VALUES (?, ?, ?)", arguments: [kid, Data(der), createdAt])
     }

@@ -23,6 +23,7 @@ package struct AuthSession {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decoder.decode(UserAccount.self, from: $0[0] as Data) }
     }
 
+    /// The account with this ID.
     package func account(_ project: String, localId: String) throws -> UserAccount? {
         try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account WHERE project = ? AND local_id = ?"),
                                 arguments: [project, localId]))
@@ -46,6 +47,7 @@ package struct AuthSession {
         return found
     }
 
+    /// The account with this phone number.
     package func account(_ project: String, phoneNumber: String) throws -> UserAccount? {
         try decode(Row.fetchOne(db.cachedStatement(sql: "SELECT record FROM account INDEXED BY account_by_phone WHERE project = ? AND phone_number = ? LIMIT 1"),
                                 arguments: [project, phoneNumber]))
@@ -95,6 +97,7 @@ package struct AuthSession {
                      [project, startAfter ?? "", limit ?? -1])
     }
 
+    /// How many accounts the project has.
     package func accountCount(_ project: String) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM account WHERE project = ?", arguments: [project]) ?? 0
     }

@@ -240,6 +240,24 @@ struct AuthFlowTests {
         #expect(h.admin("accounts:query", #"{"returnUserInfo":false}"#).json["recordsCount"] == .string("0"))
     }
 
+    @Test("password, email changes and deletion need a sign-in of the last five minutes; anonymous sessions do not")
+    func recentSignIn() throws {
+        let h = try AuthHarness()
+        let user = h.signUp("old@example.com")
+        let anon = h.client("signUp", "{}").json
+        h.advance(seconds: 301)
+        for body in [#"{"password":"newer-secret"}"#, #"{"email":"new@example.com"}"#] {
+            let reply = h.client("update", #"{"idToken":"\#(user["idToken"]?.string ?? "")",\#(body.dropFirst())"#).json
+            #expect(reply["error"]?["message"] == .string("CREDENTIAL_TOO_OLD_LOGIN_AGAIN"))
+        }
+        #expect(h.client("update", #"{"idToken":"\#(user["idToken"]?.string ?? "")","displayName":"Still fine"}"#).status == 200)
+        #expect(h.client("delete", #"{"idToken":"\#(user["idToken"]?.string ?? "")"}"#).json["error"]?["message"] == .string("CREDENTIAL_TOO_OLD_LOGIN_AGAIN"))
+        let linked = h.client("update", #"{"idToken":"\#(anon["idToken"]?.string ?? "")","email":"anon@example.com","password":"secret12"}"#)
+        #expect(linked.status == 200)
+        let again = h.client("signInWithPassword", #"{"email":"old@example.com","password":"secret1"}"#).json
+        #expect(h.client("update", #"{"idToken":"\#(again["idToken"]?.string ?? "")","password":"newer-secret"}"#).status == 200)
+    }
+
     @Test("the legacy v3 paths reach the same operations")
     func legacy() throws {
         let h = try AuthHarness()

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -100,6 +101,7 @@ def test_junk_bytes_on_the_socket(auth_emulator):
 
 
 def start_hearth(*args):
+    """A Hearth of its own; returns the process, the Auth base URL and the Firestore base URL."""
     binary = os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth"))
     port, auth_port = _free_port(), _free_port()
     proc = subprocess.Popen([binary, "start", "--port", str(port), "--auth-port", str(auth_port), "--project", "demo-persist", *args],
@@ -109,7 +111,7 @@ def start_hearth(*args):
     while True:
         try:
             urllib.request.urlopen(base + "/", timeout=1)
-            return proc, base
+            return proc, base, f"http://127.0.0.1:{port}"
         except OSError:
             if time.time() > deadline or proc.poll() is not None:
                 proc.kill()
@@ -124,11 +126,11 @@ def stop(proc, sig=signal.SIGTERM):
 
 def test_accounts_persist_across_restarts_and_kill(hearth):
     with tempfile.TemporaryDirectory() as data:
-        proc, base = start_hearth("--data-dir", data)
+        proc, base, _ = start_hearth("--data-dir", data)
         signed_up = ok(base, "signUp", {"email": "keep@example.com", "password": "secret12", "returnSecureToken": True})
         stop(proc, signal.SIGKILL)  # acknowledged sign-ups are in SQLite before the response
         assert os.path.exists(os.path.join(data, "auth.sqlite"))
-        proc, base = start_hearth("--data-dir", data)
+        proc, base, _ = start_hearth("--data-dir", data)
         try:
             again = ok(base, "signInWithPassword", {"email": "keep@example.com", "password": "secret12", "returnSecureToken": True})
             assert again["localId"] == signed_up["localId"]
@@ -139,10 +141,10 @@ def test_accounts_persist_across_restarts_and_kill(hearth):
         with open(os.path.join(data, "auth.sqlite"), "rb") as f:
             assert b"secret12" not in f.read()
 
-    proc, base = start_hearth("--ephemeral")
+    proc, base, _ = start_hearth("--ephemeral")
     ok(base, "signUp", {"email": "gone@example.com", "password": "secret12"})
     stop(proc)
-    proc, base = start_hearth("--ephemeral")
+    proc, base, _ = start_hearth("--ephemeral")
     try:
         status, reply = call(base, "signInWithPassword", {"email": "gone@example.com", "password": "secret12"})
         assert status == 400 and error_of(reply)["message"] == "EMAIL_NOT_FOUND"
@@ -153,7 +155,7 @@ def test_accounts_persist_across_restarts_and_kill(hearth):
 def test_signed_tokens_verify_with_the_served_keys(hearth):
     jwt = pytest.importorskip("jwt")  # PyJWT, installed with firebase-admin
     with tempfile.TemporaryDirectory() as data:
-        proc, base = start_hearth("--data-dir", data, "--sign-tokens")
+        proc, base, firestore_base = start_hearth("--data-dir", data, "--sign-tokens")
         try:
             token = ok(base, "signUp", {"returnSecureToken": True})["idToken"]
             discovery = json.load(urllib.request.urlopen(base + "/securetoken.google.com/demo-persist/.well-known/openid-configuration"))
@@ -162,9 +164,23 @@ def test_signed_tokens_verify_with_the_served_keys(hearth):
                                   issuer="https://securetoken.google.com/demo-persist")
             assert verified["firebase"]["sign_in_provider"] == "anonymous"
             kid = jwt.get_unverified_header(token)["kid"]
+            # Firestore rules see a signed token's claims as request.auth, as an unsigned one's.
+            rules = ("rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /own/{uid} {"
+                     " allow write: if request.auth.uid == uid && request.auth.token.firebase.sign_in_provider == 'anonymous'; } } }")
+            urllib.request.urlopen(urllib.request.Request(
+                f"{firestore_base}/emulator/v1/projects/demo-persist:securityRules", method="PUT",
+                data=json.dumps({"rules": {"files": [{"name": "firestore.rules", "content": rules}]}}).encode()))
+            doc = f"{firestore_base}/v1/projects/demo-persist/databases/(default)/documents/own/"
+            body = json.dumps({"fields": {"ok": {"booleanValue": True}}}).encode()
+            allowed = urllib.request.Request(doc + verified["sub"], data=body, method="PATCH", headers={"Authorization": "Bearer " + token})
+            assert urllib.request.urlopen(allowed).status == 200
+            denied = urllib.request.Request(doc + "someone-else", data=body, method="PATCH", headers={"Authorization": "Bearer " + token})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(denied)
+            assert refused.value.code == 403
         finally:
             stop(proc)
-        proc, base = start_hearth("--data-dir", data, "--sign-tokens")
+        proc, base, _ = start_hearth("--data-dir", data, "--sign-tokens")
         try:
             assert jwt.get_unverified_header(ok(base, "signUp", {"returnSecureToken": True})["idToken"])["kid"] == kid
             forged = jwt.encode(claims(token), key=None, algorithm="none")
