@@ -43,7 +43,8 @@ extension HearthServer {
                 bound.store(true, ordering: .relaxed)
                 await onRunning(port)
             }
-        } catch let error as IOError where error.errnoCode == EADDRINUSE && !bound.load(ordering: .relaxed) && configuration.authPortIsDefault {
+        } catch let error as IOError where error.errnoCode == EADDRINUSE && !bound.load(ordering: .relaxed) {
+            guard configuration.authPortIsDefault else { throw AuthPortInUse(port: listener.port) }
             report("hearth: port \(listener.port) is in use, so the Auth emulator is off. Choose another with --auth-port PORT (0 turns it off).")
             // Ending here would end the server: wait, as the listeners do, for cancellation.
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
@@ -54,5 +55,13 @@ extension HearthServer {
         do { try auth?.store.close() } catch {
             FileHandle.standardError.write(Data("hearth: could not close the Auth store: \(error)\n".utf8))
         }
+    }
+}
+
+/// The Auth port asked for with `--auth-port` is taken.
+struct AuthPortInUse: Error, CustomStringConvertible {
+    let port: Int
+    var description: String {
+        "the Auth emulator's port \(port) is in use (another emulator?). Choose another with --auth-port PORT, or 0 to turn Auth off."
     }
 }
