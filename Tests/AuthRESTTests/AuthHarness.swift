@@ -9,20 +9,17 @@ import Synchronization
 /// with helpers that speak its HTTP API as the SDKs do.
 final class AuthHarness: Sendable {
     let rest: AuthRESTService
+    let clock = TestClock()
     static let project = "demo-test"
 
     init(signer: TokenSigner = .unsigned) throws {
-        let store = try AuthStore(path: nil)
-        let clock = ClockBox()
-        self.clockBox = clock
-        rest = AuthRESTService(service: AuthService(store: store, signer: signer, clock: { clock.now() }, random: .seeded(42)),
+        let clock = self.clock
+        rest = AuthRESTService(service: AuthService(store: try AuthStore(path: nil), signer: signer, clock: { clock.now() }, random: .seeded(42)),
                                defaultProject: Self.project, baseURL: "http://127.0.0.1:9099")
     }
 
-    let clockBox: ClockBox
-
     /// Moves the clock on.
-    func advance(seconds: Int64) { clockBox.advance(seconds * 1000) }
+    func advance(seconds: Int64) { clock.advance(seconds * 1000) }
 
     /// A request and its answer.
     @discardableResult
@@ -67,7 +64,8 @@ final class AuthHarness: Sendable {
     }
 }
 
-final class ClockBox: Sendable {
+/// A clock that stands still until the test moves it (milliseconds).
+final class TestClock: Sendable {
     let millis = Mutex<Int64>(1_700_000_000_000)
     func now() -> Int64 { millis.withLock { $0 } }
     func advance(_ ms: Int64) { millis.withLock { $0 += ms } }
