@@ -5,10 +5,10 @@ import HearthJSON
 extension AuthRESTService {
     /// Client operations (`/v1/accounts:{verb}`, POST) that Hearth serves.
     static let clientVerbs: Set<String> = ["signUp", "signInWithPassword", "signInWithCustomToken", "signInWithEmailLink", "signInWithIdp",
-                                           "lookup", "update", "delete", "sendOobCode", "resetPassword", "createAuthUri"]
+                                           "lookup", "update", "delete", "sendOobCode", "resetPassword", "createAuthUri",
+                                           "sendVerificationCode", "signInWithPhoneNumber"]
     /// Client operations of the Identity Toolkit that Hearth does not emulate (501).
-    static let unemulatedClientVerbs: Set<String> = ["issueSamlResponse", "sendVerificationCode", "signInWithGameCenter", "signInWithPhoneNumber",
-                                                     "verifyIosClient"]
+    static let unemulatedClientVerbs: Set<String> = ["issueSamlResponse", "signInWithGameCenter", "verifyIosClient"]
     /// Admin operations under `/v1/projects/{p}/accounts:{verb}`.
     static let adminVerbs: Set<String> = ["batchCreate", "batchDelete", "batchGet", "delete", "lookup", "query", "sendOobCode", "update"]
 
@@ -87,6 +87,8 @@ extension AuthRESTService {
         case "sendOobCode": try service.sendOobCode(fields, call)
         case "resetPassword": try service.resetPassword(fields, call)
         case "createAuthUri": try service.createAuthUri(fields, call)
+        case "sendVerificationCode": try service.sendVerificationCode(fields, call)
+        case "signInWithPhoneNumber": try service.signInWithPhoneNumber(fields, call)
         case "batchCreate": try service.batchCreate(fields, call)
         case "batchDelete": try service.batchDelete(fields, call)
         case "query": try service.queryAccounts(fields, call)
@@ -124,8 +126,7 @@ extension AuthRESTService {
         case ("GET", "config"): return .json(try service.emulatorConfig(call))
         case ("PATCH", "config"): return .json(try service.updateEmulatorConfig(try body(r), call))
         case ("GET", "oobCodes"): return .json(try service.oobCodes(call))
-        case ("GET", "verificationCodes"):
-            throw AuthError.notImplemented("Phone sign-in is not emulated by Hearth's Auth emulator, so there are no verification codes.")
+        case ("GET", "verificationCodes"): return .json(try service.verificationCodes(call))
         default:
             if resource.hasPrefix("tenants/") { throw Self.tenantsNotEmulated }
             throw Self.notFound

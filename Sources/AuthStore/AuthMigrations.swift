@@ -60,6 +60,23 @@ package enum AuthMigrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v2-phone-codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE verification_code (
+                    session_info TEXT PRIMARY KEY,
+                    project TEXT NOT NULL,
+                    phone_number TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    seq INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX verification_code_by_project ON verification_code(project, seq);
+                CREATE TABLE temporary_proof (
+                    proof TEXT PRIMARY KEY,
+                    project TEXT NOT NULL,
+                    phone_number TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -34,6 +34,42 @@ extension AuthSession {
         return OobCode(code: row[0], email: row[1], newEmail: row[2], requestType: type, link: row[4])
     }
 
+    // MARK: phone verifications
+
+    /// Stores a new verification.
+    package func insert(_ project: String, verification v: PhoneVerification) throws {
+        let seq = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) + 1 FROM verification_code") ?? 1
+        try db.execute(sql: "INSERT OR REPLACE INTO verification_code (session_info, project, phone_number, code, seq) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [v.sessionInfo, project, v.phoneNumber, v.code, seq])
+    }
+
+    /// The verification of `sessionInfo`, if it is still unused.
+    package func verification(_ project: String, sessionInfo: String) throws -> PhoneVerification? {
+        try Row.fetchOne(db, sql: "SELECT session_info, phone_number, code FROM verification_code WHERE session_info = ? AND project = ?",
+                         arguments: [sessionInfo, project]).map { PhoneVerification(sessionInfo: $0[0], phoneNumber: $0[1], code: $0[2]) }
+    }
+
+    /// Uses up a verification.
+    package func deleteVerification(_ project: String, sessionInfo: String) throws {
+        try db.execute(sql: "DELETE FROM verification_code WHERE session_info = ? AND project = ?", arguments: [sessionInfo, project])
+    }
+
+    /// The project's unused verifications, oldest first.
+    package func verifications(_ project: String) throws -> [PhoneVerification] {
+        try Row.fetchAll(db, sql: "SELECT session_info, phone_number, code FROM verification_code WHERE project = ? ORDER BY seq", arguments: [project])
+            .map { PhoneVerification(sessionInfo: $0[0], phoneNumber: $0[1], code: $0[2]) }
+    }
+
+    /// Keeps the proof that `phoneNumber` was verified, for signing in to its account later.
+    package func insertTemporaryProof(_ project: String, proof: String, phoneNumber: String) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO temporary_proof (proof, project, phone_number) VALUES (?, ?, ?)", arguments: [proof, project, phoneNumber])
+    }
+
+    /// The phone number a temporary proof verified.
+    package func temporaryProof(_ project: String, proof: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT phone_number FROM temporary_proof WHERE proof = ? AND project = ?", arguments: [proof, project])
+    }
+
     // MARK: refresh tokens
 
     /// Stores a new session.

@@ -61,7 +61,7 @@ struct AuthErrorTableTests {
         c(v1 + "nope", "{}", "Not Found", status: 404),
         c(v1 + "signUp", "{}", "Not Found", status: 404, method: "GET"),
         c("/nowhere", "{}", "Not Found", status: 404),
-        c(v1 + "signInWithPhoneNumber", "{}", "identitytoolkit.accounts.signInWithPhoneNumber is not implemented in Hearth's Auth emulator.", status: 501),
+        c(v1 + "signInWithGameCenter", "{}", "identitytoolkit.accounts.signInWithGameCenter is not implemented in Hearth's Auth emulator.", status: 501),
         c("/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:start", "{}", "is not implemented in Hearth's Auth emulator.", status: 501),
         c("/identitytoolkit.googleapis.com/v1/projects/demo-test/tenants/t1/accounts:lookup", "{}", "Tenants (multi-tenancy) are not emulated", status: 501, credential: .admin),
         c(v1 + "signUp", #"{"tenantId":"t1"}"#, "Tenants (multi-tenancy) are not emulated", status: 501),
@@ -141,6 +141,14 @@ struct AuthErrorTableTests {
         c(v1 + "resetPassword", #"{"oobCode":"unknown","newPassword":"secret2"}"#, "INVALID_OOB_CODE"),
         c(v1 + "signInWithEmailLink", #"{"email":"a@b.c","oobCode":"unknown"}"#, "INVALID_OOB_CODE"),
         c(v1 + "signInWithEmailLink", #"{"oobCode":"unknown"}"#, "MISSING_EMAIL"),
+        // phone
+        c(v1 + "sendVerificationCode", "{}", "INVALID_PHONE_NUMBER : Invalid format."),
+        c(v1 + "sendVerificationCode", #"{"phoneNumber":"5550100"}"#, "INVALID_PHONE_NUMBER : Invalid format."),
+        c(v1 + "signInWithPhoneNumber", "{}", "MISSING_SESSION_INFO"),
+        c(v1 + "signInWithPhoneNumber", #"{"sessionInfo":"s"}"#, "MISSING_CODE"),
+        c(v1 + "signInWithPhoneNumber", #"{"sessionInfo":"s","code":"123456"}"#, "INVALID_SESSION_INFO"),
+        c(v1 + "signInWithPhoneNumber", #"{"temporaryProof":"p"}"#, "MISSING_PHONE_NUMBER"),
+        c(v1 + "signInWithPhoneNumber", #"{"temporaryProof":"p","phoneNumber":"+15550100"}"#, "INVALID_TEMPORARY_PROOF"),
         // createAuthUri
         c(v1 + "createAuthUri", "{}", "MISSING_IDENTIFIER"),
         c(v1 + "createAuthUri", #"{"identifier":"a@b.c"}"#, "MISSING_CONTINUE_URI"),

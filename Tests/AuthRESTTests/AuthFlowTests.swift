@@ -258,6 +258,43 @@ struct AuthFlowTests {
         #expect(h.client("update", #"{"idToken":"\#(again["idToken"]?.string ?? "")","password":"newer-secret"}"#).status == 200)
     }
 
+    @Test("phone sign-in: a listed code signs in (once); linking a number another account has answers a proof that signs in to it")
+    func phone() throws {
+        let h = try AuthHarness()
+        let sent = h.client("sendVerificationCode", #"{"phoneNumber":"+15555550100","recaptchaToken":"ignored"}"#).json
+        let session = try #require(sent["sessionInfo"]?.string)
+        let listed = try #require(h.call("GET", "/emulator/v1/projects/demo-test/verificationCodes", query: nil).json["verificationCodes"]?.array.first)
+        #expect(listed["phoneNumber"] == .string("+15555550100"))
+        let code = try #require(listed["code"]?.string)
+        #expect(code.count == 6 && code.allSatisfy(\.isNumber))
+        let wrong = code == "000000" ? "111111" : "000000"
+        #expect(h.client("signInWithPhoneNumber", #"{"sessionInfo":"\#(session)","code":"\#(wrong)"}"#).json["error"]?["message"] == .string("INVALID_CODE"))
+        let signedIn = h.client("signInWithPhoneNumber", #"{"sessionInfo":"\#(session)","code":"\#(code)"}"#).json
+        #expect(signedIn["isNewUser"] == .bool(true))
+        let owner = try #require(signedIn["localId"]?.string)
+        let claims = h.claims(signedIn["idToken"])
+        #expect(claims["phone_number"] == .string("+15555550100"))
+        #expect(claims["firebase"]?["sign_in_provider"] == .string("phone"))
+        #expect(claims["firebase"]?["identities"]?["phone"] == .array([.string("+15555550100")]))
+        #expect(h.client("signInWithPhoneNumber", #"{"sessionInfo":"\#(session)","code":"\#(code)"}"#).json["error"]?["message"] == .string("INVALID_SESSION_INFO"))
+
+        let anon = h.client("signUp", "{}").json
+        let second = try #require(h.client("sendVerificationCode", #"{"phoneNumber":"+15555550100"}"#).json["sessionInfo"]?.string)
+        let secondCode = try #require(h.call("GET", "/emulator/v1/projects/demo-test/verificationCodes", query: nil).json["verificationCodes"]?.array.last?["code"]?.string)
+        let conflict = h.client("signInWithPhoneNumber", #"{"sessionInfo":"\#(second)","code":"\#(secondCode)","idToken":"\#(anon["idToken"]?.string ?? "")"}"#).json
+        let proof = try #require(conflict["temporaryProof"]?.string)
+        #expect(conflict["idToken"] == nil)
+        let viaProof = h.client("signInWithPhoneNumber", #"{"temporaryProof":"\#(proof)","phoneNumber":"+15555550100"}"#).json
+        #expect(viaProof["localId"] == .string(owner))
+        #expect(viaProof["isNewUser"] == .bool(false))
+
+        let third = try #require(h.client("sendVerificationCode", #"{"phoneNumber":"+15555550199"}"#).json["sessionInfo"]?.string)
+        let thirdCode = try #require(h.call("GET", "/emulator/v1/projects/demo-test/verificationCodes", query: nil).json["verificationCodes"]?.array.last?["code"]?.string)
+        let linked = h.client("signInWithPhoneNumber", #"{"sessionInfo":"\#(third)","code":"\#(thirdCode)","idToken":"\#(anon["idToken"]?.string ?? "")"}"#).json
+        #expect(linked["localId"] == anon["localId"])
+        #expect(h.admin("accounts:lookup", #"{"phoneNumber":["+15555550199"]}"#).json["users"]?.array.first?["localId"] == anon["localId"])
+    }
+
     @Test("the legacy v3 paths reach the same operations")
     func legacy() throws {
         let h = try AuthHarness()

@@ -2,7 +2,7 @@
 against Hearth's Auth emulator: anonymous sign-in, email and password sign-up and sign-in,
 linking an email credential, an Apple OAuth credential, `auth/credential-already-in-use` with the
 credential recovered from the error, `onAuthStateChanged`, `getIdToken(true)`, sign-out; then
-Firestore rules in the same page see `request.auth.uid` (skipped, with the reason, while this
+phone sign-in with the SDK's reCAPTCHA stand-in; then Firestore rules in the same page see `request.auth.uid` (skipped, with the reason, while this
 Hearth does not serve Firestore's WebChannel transport).
 
 One Chromium serves the module; each test makes its own app instances (Tests/interop/browser/
@@ -192,6 +192,35 @@ def test_auth_state_refresh_and_sign_out(browser, auth_emulator):
     assert after["current"] is None
     browser.wait(lambda: browser.eval(f"H.events('{a}').length") >= 3, "the signed-out state")
     assert browser.eval(f"H.events('{a}')") == [None, first["uid"], None]
+
+
+def test_phone_sign_in_and_a_number_already_in_use(browser, auth_emulator):
+    """signInWithPhoneNumber with the SDK's reCAPTCHA stand-in (the emulator turns app
+    verification off), the code read from the emulator's list; then linking that number to
+    another user fails with a credential that signs in to the number's account."""
+    phone, other = new_auth(browser, auth_emulator), new_auth(browser, auth_emulator)
+    number = "+1555" + str(uuid.uuid4().int % 10**7).zfill(7)
+    result = browser.run("""
+        const A = H.auth, url = args.url + "/emulator/v1/projects/" + args.project + "/verificationCodes";
+        const latestCode = async () => { const r = await fetch(url); const codes = (await r.json()).verificationCodes; return codes[codes.length - 1].code; };
+        const box = () => { const d = document.createElement("div"); document.body.appendChild(d); return d; };
+        const au = H.clients[args.phone].auth;
+        const confirmation = await A.signInWithPhoneNumber(au, args.number, new A.RecaptchaVerifier(au, box(), {size: "invisible"}));
+        const cred = await confirmation.confirm(await latestCode());
+        const token = await cred.user.getIdTokenResult();
+        const ou = H.clients[args.other].auth;
+        const anon = await A.signInAnonymously(ou);
+        const linking = await A.linkWithPhoneNumber(anon.user, args.number, new A.RecaptchaVerifier(ou, box(), {size: "invisible"}));
+        let error = null;
+        try { await linking.confirm(await latestCode()); } catch (e) { error = e; }
+        const recovered = A.PhoneAuthProvider.credentialFromError(error);
+        const again = await A.signInWithCredential(ou, recovered);
+        return {uid: cred.user.uid, phone: cred.user.phoneNumber, provider: token.signInProvider,
+                code: error && error.code, againUid: again.user.uid};""",
+        phone=phone, other=other, number=number, url=auth_emulator, project=AUTH_PROJECT)
+    assert result["phone"] == number and result["provider"] == "phone"
+    assert result["code"] == "auth/account-exists-with-different-credential"
+    assert result["againUid"] == result["uid"]
 
 
 RULES = """rules_version = '2';
