@@ -225,7 +225,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "AuthModelTests", dependencies: ["AuthModel", "HearthJSON"], swiftSettings: settings),
-        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthModel", "HearthJSON", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: settings),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "AuthRESTTests", dependencies: ["AuthREST", "AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(

@@ -1,6 +1,7 @@
 import AuthModel
 import AuthStore
 import Foundation
+import GRDB
 import HearthJSON
 import Testing
 
@@ -105,5 +106,33 @@ struct AuthStoreTests {
         }
         try reopened.close()
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("auth.sqlite").path))
+    }
+}
+
+@Suite("Auth store migrations")
+struct AuthMigrationTests {
+    @Test("a file written at every earlier schema version opens, keeping its accounts")
+    func fromEveryVersion() throws {
+        let versions = AuthMigrations.migrator.migrations
+        for version in versions.dropLast() {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auth-migrate-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let path = dir.appendingPathComponent(AuthStore.fileName).path
+            do {
+                let old = try DatabaseQueue(path: path)
+                try AuthMigrations.migrator.migrate(old, upTo: version)
+                let record = try JSONEncoder().encode(UserAccount(localId: "kept", createdAt: 1))
+                try old.write { db in
+                    try db.execute(sql: "INSERT INTO account (project, local_id, email, phone_number, created_at, record) VALUES ('p', 'kept', NULL, NULL, 1, ?)",
+                                   arguments: [record])
+                }
+                try old.close()
+            }
+            let store = try AuthStore(path: path)
+            #expect(try store.read { s in try s.account("p", localId: "kept") }?.localId == "kept", "from \(version)")
+            try store.write { s in try s.insert("p", verification: PhoneVerification(sessionInfo: "s", phoneNumber: "+1", code: "123456")) }
+            try store.close()
+        }
     }
 }
