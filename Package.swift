@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
@@ -64,12 +65,14 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: settings
         ),
         // The Firestore slice.
         .target(name: "FirestoreModel", swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .target(name: "FirestoreIndexes", dependencies: ["FirestoreModel", "FirestoreQuery", "HearthJSON"], swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
             dependencies: [
@@ -80,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", "HearthIdentity",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules", "HearthIdentity",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
@@ -96,8 +99,8 @@ let package = Package(
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON", "HearthIdentity",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON",
+                           "HearthIdentity", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
         .target(
@@ -143,10 +146,16 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
+            name: "FirestoreWebChannel",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "HearthJSON", "HearthIdentity",
+                           .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: settings
+        ),
+        .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
-                "AuthStore", "AuthService", "AuthREST",
+                "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
+                "HearthHTTP", "HearthJSON", "AuthStore", "AuthService", "AuthREST",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -160,14 +169,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["HearthServer", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
                            "AuthModel", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
@@ -188,9 +197,10 @@ let package = Package(
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreIndexesTests", dependencies: ["FirestoreIndexes", "FirestoreQuery", "FirestoreModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", "FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: settings),
-        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules",
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules",
                                                                  "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage",
                                                                  "HearthIdentity"], swiftSettings: settings),
@@ -228,6 +238,12 @@ let package = Package(
         .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthModel", "HearthJSON", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: settings),
         .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "AuthRESTTests", dependencies: ["AuthREST", "AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(
+            name: "FirestoreWebChannelTests",
+            dependencies: ["FirestoreWebChannel", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreJSON",
+                           "HearthIdentity", "HearthJSON"],
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [

@@ -130,7 +130,8 @@ extension FirestoreEngine {
             }
             for (i, slot) in writeSlots.enumerated() {
                 if states[slot] == nil {
-                    results[i].updateTime = nil
+                    // (A verify of a missing document answers the commit's time, as the emulator does.)
+                    results[i].updateTime = writes[i].operation == .verify ? commitTime : nil
                 } else if unchanged[slot], let before = originals[slot] {
                     results[i].updateTime = before.updateTime
                 }

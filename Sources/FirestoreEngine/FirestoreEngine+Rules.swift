@@ -141,6 +141,12 @@ extension FirestoreEngine {
         var judged = Set<ResourcePath>()
         for write in writes where judged.insert(write.key).inserted {
             let before = originals[write.key] ?? nil
+            if write.operation == .verify {
+                // A verify reads: it needs `get` on the document, as on the official emulator.
+                try engine.authorizeGet(ruleset, key: write.key, document: before, db: db, identity: identity, source: source,
+                                        ledger: &ledger, inTransaction: true)
+                continue
+            }
             let existed: Bool
             switch write.precondition {
             case .exists(let exists)?: existed = exists
@@ -168,7 +174,7 @@ extension FirestoreEngine {
         switch write.operation {
         case .update(_, let mask?): paths = mask
         case .transform: paths = []
-        case .update(_, nil), .delete: return .null
+        case .update(_, nil), .delete, .verify: return .null
         }
         for transform in write.transforms where !paths.contains(transform.fieldPath) {
             paths.append(transform.fieldPath)

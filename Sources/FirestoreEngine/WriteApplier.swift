@@ -70,6 +70,8 @@ package enum WriteApplier {
             }
         case .transform:
             fields = current?.fields ?? [:]
+        case .verify:
+            return Outcome(document: current, transformResults: [])
         }
         var results: [Value] = []
         for transform in write.transforms {

@@ -73,6 +73,12 @@ extension WriteValidator {
             }
             guard let p = last.updateValue(i, forKey: w.key) else { continue }
             let previous = writes[p]
+            switch (previous.operation == .verify, w.operation == .verify) {
+            case (true, true): throw .invalidArgument("the same document cannot be verified more than once in a single request")
+            case (true, false): throw .invalidArgument("the same document cannot be verified and then written in a single request")
+            case (false, true): throw .invalidArgument("the same document cannot be written and then verified in a single request")
+            case (false, false): break
+            }
             let (before, now) = (kind(previous), kind(w))
             if now == .insert {
                 if before == .delete {

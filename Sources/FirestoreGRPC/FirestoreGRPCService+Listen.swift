@@ -9,13 +9,8 @@ import SwiftProtobuf
 import Synchronization
 import HearthIdentity
 
-/// Firestore's watch protocol over the listen engine.
-///
-/// Adding a target answers `TargetChange(ADD)`, a `DocumentChange` per result, `CURRENT`, then a
-/// global `NO_CHANGE` with the read time and resume token: the client's cue to raise a snapshot.
-/// Each later commit sends the changed documents (`DocumentChange`, `DocumentDelete` for deleted
-/// documents, `DocumentRemove` for ones that left the results) followed by one global
-/// `NO_CHANGE`. A target that is denied or fails ends with `REMOVE` and the error as its cause.
+/// Firestore's watch protocol over the listen engine: each event's ``WatchResponse`` messages,
+/// as protobuf.
 extension FirestoreGRPCService {
     func listen(_ requests: RPCAsyncSequence<Google_Firestore_V1_ListenRequest, any Error>, _ identity: Identity,
                 _ writer: RPCWriter<Google_Firestore_V1_ListenResponse>) async throws {
@@ -110,24 +105,34 @@ extension FirestoreGRPCService {
         return response
     }
 
-    static func responses(for change: TargetChange, target: Int32, database: DatabaseID, readTime: Timestamp) -> Google_Firestore_V1_ListenResponse {
+    /// A watch message as protobuf.
+    static func encode(_ message: WatchResponse, database: DatabaseID) -> Google_Firestore_V1_ListenResponse {
         var response = Google_Firestore_V1_ListenResponse()
-        switch change.kind {
-        case .added, .modified:
+        switch message {
+        case .targetChange(let kind, let ids, let cause, let readTime):
+            let type: Google_Firestore_V1_TargetChange.TargetChangeType = switch kind {
+            case .noChange: .noChange
+            case .add: .add
+            case .remove: .remove
+            case .current: .current
+            case .reset: .reset
+            }
+            return targetChange(type, ids: ids, cause: cause, readTime: readTime)
+        case .documentChange(let document, let ids):
             var dc = Google_Firestore_V1_DocumentChange()
-            dc.document = WireCodec.encode(change.document, database: database)
-            dc.targetIds = [target]
+            dc.document = WireCodec.encode(document, database: database)
+            dc.targetIds = ids
             response.documentChange = dc
-        case .removed where change.isDeletion:
+        case .documentDelete(let key, let ids, let readTime):
             var dd = Google_Firestore_V1_DocumentDelete()
-            dd.document = database.name(of: change.document.key)
-            dd.removedTargetIds = [target]
+            dd.document = database.name(of: key)
+            dd.removedTargetIds = ids
             dd.readTime = WireCodec.encode(readTime)
             response.documentDelete = dd
-        case .removed:
+        case .documentRemove(let key, let ids, let readTime):
             var dr = Google_Firestore_V1_DocumentRemove()
-            dr.document = database.name(of: change.document.key)
-            dr.removedTargetIds = [target]
+            dr.document = database.name(of: key)
+            dr.removedTargetIds = ids
             dr.readTime = WireCodec.encode(readTime)
             response.documentRemove = dr
         }
@@ -135,22 +140,7 @@ extension FirestoreGRPCService {
     }
 
     static func send(_ event: ListenEvent, database: DatabaseID, to writer: RPCWriter<Google_Firestore_V1_ListenResponse>) async throws {
-        switch event {
-        case .targetCurrent(let id, let readTime, let changes, let isReset):
-            try await writer.write(targetChange(isReset ? .reset : .add, ids: [id]))
-            for c in changes {
-                try await writer.write(responses(for: c, target: id, database: database, readTime: readTime))
-            }
-            try await writer.write(targetChange(.current, ids: [id], readTime: readTime))
-            try await writer.write(targetChange(.noChange, ids: [], readTime: readTime))
-        case .commit(let readTime, let all):
-            for (id, changes) in all {
-                for c in changes { try await writer.write(responses(for: c, target: id, database: database, readTime: readTime)) }
-            }
-            try await writer.write(targetChange(.noChange, ids: [], readTime: readTime))
-        case .targetRemoved(let id, let error):
-            try await writer.write(targetChange(.remove, ids: [id], cause: error))
-        }
+        for message in WatchResponse.responses(for: event) { try await writer.write(encode(message, database: database)) }
     }
 }
 

@@ -59,37 +59,28 @@ extension FirestoreGRPCService {
         return out
     }
 
-    /// The Write stream of the mobile SDKs: a handshake (database only) answered with a stream
-    /// ID and token, then each request's writes committed and answered with their results.
+    /// The Write stream of the mobile SDKs (``WriteStream``): the first request names the
+    /// database, then each request's writes are committed and answered with their results.
     func writeStream(_ requests: RPCAsyncSequence<Google_Firestore_V1_WriteRequest, any Error>, _ identity: Identity,
                      _ writer: RPCWriter<Google_Firestore_V1_WriteResponse>) async throws {
-        var db: DatabaseID?
-        let streamID = UUID().uuidString
-        var counter: UInt64 = 0
-        func token() -> Data {
-            counter += 1
-            return withUnsafeBytes(of: counter.bigEndian) { Data($0) }
-        }
+        var stream = WriteStream(engine: engine, identity: identity)
         for try await request in requests {
-            if db == nil {
-                db = try DatabaseID.parse(databaseName: request.database)
-                var handshake = Google_Firestore_V1_WriteResponse()
-                handshake.streamID = streamID
-                handshake.streamToken = token()
-                try await writer.write(handshake)
+            if stream.database == nil {
+                try await writer.write(Self.encode(stream.open(try DatabaseID.parse(databaseName: request.database))))
                 if request.writes.isEmpty { continue }
             }
             var writes: [Write] = []
-            for (i, w) in request.writes.enumerated() { writes.append(try WireCodec.decodeWrite(w, database: db!, at: "writes[\(i)]")) }
-            var response = Google_Firestore_V1_WriteResponse()
-            response.streamID = streamID
-            response.streamToken = token()
-            if !writes.isEmpty {
-                let result = try await engine.commit(db!, writes: writes, identity: identity)
-                response.writeResults = result.writeResults.map(WireCodec.encode)
-                response.commitTime = WireCodec.encode(result.commitTime)
-            }
-            try await writer.write(response)
+            for (i, w) in request.writes.enumerated() { writes.append(try WireCodec.decodeWrite(w, database: stream.database!, at: "writes[\(i)]")) }
+            try await writer.write(Self.encode(try await stream.commit(writes)))
         }
+    }
+
+    static func encode(_ response: WriteStream.Response) -> Google_Firestore_V1_WriteResponse {
+        var wire = Google_Firestore_V1_WriteResponse()
+        wire.streamID = response.streamID
+        wire.streamToken = Data(response.streamToken)
+        wire.writeResults = response.writeResults.map(WireCodec.encode)
+        if let commitTime = response.commitTime { wire.commitTime = WireCodec.encode(commitTime) }
+        return wire
     }
 }

@@ -4,12 +4,12 @@ package import HearthJSON
 extension RESTCodec {
     /// Decodes a `Write` message of a commit or batchWrite.
     package static func decodeWrite(_ json: JSON, database: DatabaseID, at: String) throws(FirestoreError) -> Write {
-        try checkKeys(json, ["update", "delete", "transform", "updateMask", "updateTransforms", "currentDocument"], at: at)
-        let kinds = ["update", "delete", "transform"].filter { field(json, $0) != nil }
+        try checkKeys(json, ["update", "delete", "transform", "verify", "updateMask", "updateTransforms", "currentDocument"], at: at)
+        let kinds = ["update", "delete", "transform", "verify"].filter { field(json, $0) != nil }
         guard kinds.count == 1 else {
             throw .invalidArgument(kinds.isEmpty
                 ? "A write at '\(at)' must set one of update, delete or transform."
-                : "A write at '\(at)' must set only one of update, delete or transform.")
+                : "Payload isn't valid for request.")
         }
         var key: ResourcePath
         var operation: Write.Operation
@@ -26,6 +26,16 @@ extension RESTCodec {
         case "delete":
             key = try documentKey(json["delete"], database: database, at: "\(at).delete")
             operation = .delete
+        case "verify":
+            if case .string(let name)? = json["verify"], let (_, path) = try? DatabaseID.parse(resourceName: name), !path.isRoot, !path.isDocument {
+                throw .invalidArgument("Document name \"\(name)\" lacks \"/\" at index \(name.utf8.count).")
+            }
+            key = try documentKey(json["verify"], database: database, at: "\(at).verify")
+            // The official emulator's checks and messages.
+            if field(json, "updateMask") != nil { throw .invalidArgument("a verify must not specify a document mask.") }
+            if field(json, "updateTransforms") != nil { throw .invalidArgument("a verify must not specify a update transform.") }
+            if field(json, "currentDocument") == nil { throw .invalidArgument("a verify must contain a precondition") }
+            operation = .verify
         default:
             let t = json["transform"]!
             try checkKeys(t, ["document", "fieldTransforms"], at: "\(at).transform")

@@ -6,6 +6,9 @@ package struct Write: Sendable, Equatable {
         case delete
         /// Apply only the field transforms.
         case transform
+        /// Change nothing: only check the precondition (a transaction's read of a document it
+        /// does not write, as the web SDK sends it). Needs read access, not write access.
+        case verify
     }
 
     package var key: ResourcePath

@@ -1,14 +1,20 @@
 import FirestoreREST
+import FirestoreWebChannel
 import FirestoreWebSocket
 import Hummingbird
 
-/// Routes HTTP/1.1 requests: the browser assets (`/hearth.js`, `/demo`) and everything else to
-/// the Firestore REST API. WebSocket upgrades on `/ws` are taken before this (see HearthServer).
+/// Routes HTTP/1.1 requests on Firestore's port: the JS SDK's WebChannel endpoints, the
+/// browser assets (`/hearth.js`, `/demo`) and everything else to the Firestore REST API.
+/// WebSocket upgrades on `/ws` are taken before this (see HearthServer).
 struct HearthResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let rest: FirestoreRESTResponder
+    let webChannel: WebChannelResponder
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if let stream = WebChannelResponder.stream(ofPath: request.uri.path) {
+            return await webChannel.respond(to: request, stream: stream)
+        }
         switch (request.method, request.uri.path) {
         case (.get, "/hearth.js"):
             return Self.asset(WebSocketAssets.clientJavaScript, type: "application/javascript; charset=UTF-8")

@@ -3,6 +3,7 @@ package import FirestoreEngine
 import FirestoreREST
 import FirestoreStorage
 import FirestoreGRPC
+import FirestoreWebChannel
 import FirestoreWebSocket
 package import AuthService
 import GRPCCore
@@ -33,21 +34,33 @@ package struct HearthServer: Sendable {
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onAuthRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
-        var watchTask: Task<Void, Never>?
+        var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
-            let watcher = RulesFileWatcher(file: rulesFile, registry: engine.rules, report: report)
-            watcher.load()
-            watchTask = Task { await watcher.watch() }
+            let file = RulesFile.watched(rulesFile, registry: engine.rules, report: report)
+            _ = file.load()
+            watched.append(file)
         } else {
             report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
         }
-        defer { watchTask?.cancel() }
+        engine.indexes.mode = configuration.effectiveIndexMode
+        engine.indexes.report(to: report)
+        if let indexesFile = configuration.indexesFile {
+            let file = IndexesFile.watched(indexesFile, registry: engine.indexes, report: report)
+            guard file.load() else { throw HearthServerError.badIndexesFile(indexesFile.path) }
+            watched.append(file)
+        }
+        let watchTasks = watched.map { file in Task { await file.watch() } }
+        defer { for task in watchTasks { task.cancel() } }
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
+        let webChannelSessions = WebChannelSessions(engine: engine)
+        defer { webChannelSessions.closeAll() }
         let firestore = HTTPListener(
             host: configuration.host, port: configuration.port,
-            responder: HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine))),
+            responder: CORSResponder(HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)),
+                                                     webChannel: WebChannelResponder(sessions: webChannelSessions)),
+                                     exposedHeaders: ["x-client-wire-protocol", "x-http-session-id", "x-http-initial-response"]),
             webSocket: Self.webSocketRoute(WebSocketListenConnection(engine: engine)),
             http2: HTTP2Intake(adopt: { channel in
                 channel.eventLoop.makeFutureWithTask { await grpc.handoff() }.flatMap { $0.adopt(channel) }
@@ -106,8 +119,16 @@ extension HearthServer {
     }
 }
 
-enum HearthServerError: Error {
+enum HearthServerError: Error, CustomStringConvertible {
     case couldNotStart
+    case badIndexesFile(String)
+
+    var description: String {
+        switch self {
+        case .couldNotStart: "Hearth could not start."
+        case .badIndexesFile(let path): "\(path) has errors (above); fix it and start again."
+        }
+    }
 }
 
 enum FirestoreGRPCLimits {

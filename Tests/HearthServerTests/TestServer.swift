@@ -30,15 +30,27 @@ final class TestServer: Sendable {
     /// Sends a request and returns the status and the body text.
     /// Requests are sent as the admin SDKs send them (`Bearer owner`) unless `authorization` says otherwise.
     func send(_ method: String, _ path: String, _ body: String? = nil, authorization: String? = "Bearer owner") async throws -> (Int, String) {
+        let (status, _, text) = try await exchange(method, path, body, authorization: authorization)
+        return (status, text)
+    }
+
+    /// Sends a request with extra headers; returns the status, the response headers (names
+    /// lower-cased) and the body text.
+    func exchange(_ method: String, _ path: String, _ body: String? = nil, authorization: String? = "Bearer owner",
+                  headers: [String: String] = [:], contentType: String = "application/json") async throws -> (Int, [String: String], String) {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = Data(body.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let http = response as? HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return (http?.statusCode ?? 0, fields, String(decoding: data, as: UTF8.self))
     }
 
     /// Sends a request and parses the JSON answer.

@@ -1,5 +1,6 @@
-"""The live demo (/demo, served with /hearth.js) end to end in two headless Chromium browsers:
-a task added, ticked or deleted in one appears in the other through a WebSocket listener.
+"""The live demo (/demo) end to end in two headless Chromium browsers: a task added, ticked or
+deleted in one appears in the other, on hearth.js (a WebSocket listener) and on the Firebase JS
+SDK (WebChannel).
 
 Needs Debian's `chromium` and `chromium-driver` and selenium (scripts/test installs them). Where
 they are missing the test is skipped, unless HEARTH_REQUIRE_BROWSER=1 (set by scripts/test),
@@ -7,49 +8,23 @@ which turns a missing browser into a failure.
 """
 import json
 import os
-import shutil
+import sys
+import urllib.parse
 import urllib.request
 import uuid
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
-def _require_browser():
-    missing = []
-    if not CHROMIUM:
-        missing.append("chromium")
-    if not CHROMEDRIVER:
-        missing.append("chromedriver (Debian package chromium-driver)")
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        missing.append("selenium (pip)")
-    if missing:
-        message = "headless browser test needs " + ", ".join(missing)
-        if os.environ.get("HEARTH_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser"))
+import jsharness  # noqa: E402
 
 @pytest.fixture
 def browsers():
-    _require_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
+    jsharness.require_browser(pytest)
     opened = []
 
     def open_browser():
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                    "--window-size=1000,800"):
-            options.add_argument(arg)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        driver = jsharness.open_chromium(window="1000,800")
         opened.append(driver)
         return driver
 
@@ -91,9 +66,25 @@ def _admin_commit(base, project, writes):
     urllib.request.urlopen(request).read()
 
 
-def test_demo_syncs_two_browsers(hearth, browsers):
+@pytest.fixture(scope="module")
+def sdk_server():
+    """Serves the Firebase JS SDK's modules for the demo's `?sdk=firebase` mode (None without the SDK)."""
+    sdk = jsharness.find_sdk()
+    if not sdk:
+        yield None
+        return
+    server = jsharness.PageServer(sdk)
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("client", ["hearth.js", "firebase-js-sdk"])
+def test_demo_syncs_two_browsers(hearth, browsers, sdk_server, client):
     project = "demo-" + uuid.uuid4().hex[:8]
     url = f"{hearth}/demo?project={project}"
+    if client == "firebase-js-sdk":
+        jsharness.require_browser(pytest, need_sdk=True)
+        url += f"&sdk=firebase&sdkBase={urllib.parse.quote(sdk_server.base + '/sdk/', safe='')}"
     a, b = browsers(), browsers()
     for driver in (a, b):
         driver.get(url)

@@ -1,0 +1,48 @@
+import FirestoreEngine
+import FirestoreJSON
+import FirestoreListen
+import FirestoreModel
+import HearthJSON
+
+/// The Listen stream over WebChannel: each `ListenRequest` adds or removes a target of one
+/// listen session; each event of the session goes to the client as `ListenResponse`s
+/// (``WatchResponse``), as gRPC Listen sends them.
+enum WebChannelListen {
+    static func serve(_ channel: WebChannelSession, engine: FirestoreEngine, now: @escaping @Sendable () -> Int64) async {
+        let session = ListenSession(engine: engine, identity: channel.identity)
+        defer { session.close() }
+        let database = channel.database
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in session.events {
+                    let messages = WatchResponse.responses(for: event).map { WebChannelCodec.encode($0, database: database).serialized }
+                    channel.send(contentsOf: messages, now: now())
+                }
+            }
+            for await text in channel.inbound {
+                let json: JSON
+                do {
+                    json = try JSON.parse(Array(text.utf8))
+                } catch {
+                    channel.fail(WebChannelCodec.streamError(.invalidArgument("Invalid JSON payload received: \(error).")).serialized, now: now())
+                    break
+                }
+                do throws(WebChannelCodec.ListenRequestError) {
+                    switch try WebChannelCodec.decodeListenRequest(json, database: database) {
+                    case .add(let target): session.add(target)
+                    case .remove(let id): session.remove(id)
+                    }
+                } catch {
+                    if let id = error.targetID {
+                        let removal = WatchResponse.targetChange(.remove, targetIDs: [id], cause: error.error, readTime: nil)
+                        channel.send(WebChannelCodec.encode(removal, database: database).serialized, now: now())
+                    } else {
+                        channel.fail(WebChannelCodec.streamError(error.error).serialized, now: now())
+                        break
+                    }
+                }
+            }
+            session.close()
+        }
+    }
+}

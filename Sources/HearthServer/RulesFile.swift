@@ -1,0 +1,23 @@
+import Foundation
+import FirestoreEngine
+import SecurityRules
+
+/// Loads the `--rules` file; a version that does not compile is reported and the previous
+/// rules stay in force.
+enum RulesFile {
+    static func watched(_ file: URL, registry: RulesRegistry, report: @escaping @Sendable (String) -> Void) -> WatchedFile {
+        WatchedFile(file: file, load: {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                report("hearth: cannot read rules file \(file.path)")
+                return false
+            }
+            let compilation = registry.install([RulesSource(name: file.lastPathComponent, text: text)], project: nil)
+            if compilation.ruleset == nil {
+                report("hearth: \(file.path) does not compile; the previous rules stay in force:\n" + compilation.renderedDiagnostics())
+                return false
+            }
+            if !compilation.diagnostics.isEmpty { report(compilation.renderedDiagnostics()) }
+            return true
+        }, report: report, kind: "rules")
+    }
+}
