@@ -209,15 +209,25 @@ struct QueryPlan {
         return (lower, upper)
     }
 
-    /// The index keys a top-level `!=` or `not-in` on `field` excludes, ascending.
+    /// The index keys a top-level `!=` or `not-in` on `field` excludes, ascending. A value
+    /// holding NaN excludes nothing: NaN equals nothing, so `!= NaN` and `not-in [NaN]` keep the
+    /// documents whose value is NaN (as Firestore does).
     static func excludedKeys(on field: FieldPath, in filter: Filter?) -> [[UInt8]] {
         var keys: [[UInt8]] = []
+        func holdsNaN(_ value: Value) -> Bool {
+            switch value {
+            case .double(let d): d.isNaN
+            case .array(let values): values.contains(where: holdsNaN)
+            case .map(let fields): fields.values.contains(where: holdsNaN)
+            default: false
+            }
+        }
         func collect(_ f: Filter) {
             switch f {
             case .field(let path, .notEqual, let value) where path == field && !path.isDocumentName:
-                keys.append(IndexKey.encode(value))
+                if !holdsNaN(value) { keys.append(IndexKey.encode(value)) }
             case .field(let path, .notIn, .array(let values)) where path == field && !path.isDocumentName:
-                keys += values.map(IndexKey.encode)
+                keys += values.filter { !holdsNaN($0) }.map(IndexKey.encode)
             case .composite(.and, let children):
                 children.forEach(collect)
             default:

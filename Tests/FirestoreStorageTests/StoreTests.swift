@@ -175,6 +175,9 @@ struct StoreTests {
                   orderBy: [.init(rank, .descending)], limit: 5),
             .init(from: [.init(collectionID: "items")], filter: .composite(.and, [.field(rank, .notEqual, .integer(3)), .field(group, .equal, .integer(2))]),
                   orderBy: [.init(rank)], startAt: .init(values: [.integer(100)], before: true)),
+            // NaN equals nothing: `!= NaN` and `not-in [NaN, …]` keep the NaN documents.
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notEqual, .double(.nan))),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notIn, .array([.double(.nan), .integer(5)]))),
         ]
         for sq in queries {
             let q = try Query(sq, parent: .root, database: Self.db)
