@@ -128,6 +128,19 @@ struct AuthFlowTests {
         #expect(h.client("lookup", #"{"idToken":"\#(fresh["idToken"]?.string ?? "")"}"#).status == 200)
     }
 
+    @Test("an ID token past its exp still names its user, as in the official emulator (which checks no exp); refreshing gives one with a new exp")
+    func expiredTokens() throws {
+        let h = try AuthHarness()
+        let user = h.signUp("late@example.com")
+        let old = try #require(user["idToken"]?.string)
+        #expect(h.claims(user["idToken"])["exp"] == .number("1700003600"))
+        h.advance(seconds: 7200)
+        #expect(h.client("lookup", #"{"idToken":"\#(old)"}"#).json["users"]?.array.first?["localId"] == user["localId"])
+        let refreshed = h.call("POST", "/securetoken.googleapis.com/v1/token", #"{"grant_type":"refresh_token","refresh_token":"\#(user["refreshToken"]?.string ?? "")"}"#).json
+        #expect(h.claims(refreshed["id_token"])["exp"] == .number("1700010800"))
+        #expect(h.claims(refreshed["id_token"])["auth_time"] == .number("1700000000"))
+    }
+
     @Test("email verification and password reset through out-of-band codes and their links")
     func oobCodes() throws {
         let h = try AuthHarness()
