@@ -4,6 +4,7 @@ server-side migration that verifies both ID tokens and moves the tasks in one tr
 Firestore rules, seeing Hearth's ID tokens as request.auth, let the permanent user read every task
 and the anonymous one none."""
 import json
+import os
 import time
 import urllib.parse
 import urllib.request
@@ -15,25 +16,9 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from authclient import apple_post_body, call, claims, firestore_as, ok
-from conftest import AUTH_PROJECT
+from conftest import AUTH_PROJECT, ROOT
 
-RULES = """rules_version = '2';
-service cloud.firestore {
-  match /databases/{database}/documents {
-    match /tasks/{id} {
-      allow read, update, delete: if request.auth != null && resource.data.userId == request.auth.uid;
-      allow create: if request.auth != null && request.resource.data.userId == request.auth.uid;
-    }
-    match /profiles/{uid} {
-      allow read: if request.auth.uid == uid;
-      allow write: if request.auth.uid == uid
-        && request.auth.token.firebase.sign_in_provider == 'apple.com'
-        && 'apple.com' in request.auth.token.firebase.identities
-        && request.auth.token.email_verified == true
-        && request.resource.data.email == request.auth.token.email;
-    }
-  }
-}"""
+RULES = open(os.path.join(ROOT, "fixtures", "auth", "seed-flow.rules")).read()  # shared with AuthSeedFlowTests.swift
 
 
 def put_rules(firestore_base, project):
