@@ -2,8 +2,8 @@
 against Hearth's Auth emulator: anonymous sign-in, email and password sign-up and sign-in,
 linking an email credential, an Apple OAuth credential, `auth/credential-already-in-use` with the
 credential recovered from the error, `onAuthStateChanged`, `getIdToken(true)`, sign-out; then
-phone sign-in with the SDK's reCAPTCHA stand-in; then Firestore rules in the same page see `request.auth.uid` (skipped, with the reason, while this
-Hearth does not serve Firestore's WebChannel transport).
+phone sign-in with the SDK's reCAPTCHA stand-in; then Firestore rules in the same page (over the
+SDK's WebChannel transport) see `request.auth.uid`.
 
 One Chromium serves the module; each test makes its own app instances (Tests/interop/browser/
 auth.html). Needs the SDK ($FIREBASE_JS_SDK or ../shared/clients/firebase-js-10.12.2), Debian's
@@ -13,7 +13,6 @@ HEARTH_REQUIRE_BROWSER=1.
 import json
 import os
 import sys
-import urllib.error
 import urllib.request
 import uuid
 
@@ -234,22 +233,7 @@ service cloud.firestore {
 }"""
 
 
-def webchannel_served(firestore_base):
-    """Whether this Hearth answers Firestore's WebChannel handshake (the JS SDK's transport)."""
-    url = (f"{firestore_base}/google.firestore.v1.Firestore/Write/channel?VER=8&database=projects%2F{AUTH_PROJECT}"
-           "%2Fdatabases%2F(default)&RID=1&CVER=22&X-HTTP-Session-Id=gsessionid&zx=probe&t=1")
-    req = urllib.request.Request(url, data=b"count=0", method="POST", headers={"Content-Type": "application/x-www-form-urlencoded"})
-    try:
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return r.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 def test_firestore_rules_see_request_auth_uid(browser, hearth, auth_emulator):
-    if not webchannel_served(hearth):
-        pytest.skip("Firestore over WebChannel is not served by this Hearth yet (the handshake on "
-                    "/google.firestore.v1.Firestore/Write/channel is not answered); this check runs once it is")
     body = json.dumps({"rules": {"files": [{"name": "firestore.rules", "content": RULES}]}}).encode()
     urllib.request.urlopen(urllib.request.Request(f"{hearth}/emulator/v1/projects/{AUTH_PROJECT}:securityRules",
                                                   data=body, method="PUT", headers={"Content-Type": "application/json"}))
