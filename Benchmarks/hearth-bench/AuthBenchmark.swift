@@ -21,7 +21,7 @@ enum AuthBenchmark {
     }
 
     static func measure(hearth: String, label: String, storage: [String], requests: Int, connections: Int) throws {
-        let port = 18_710, authPort = 18_711
+        guard let port = freeLoopbackPort(), let authPort = freeLoopbackPort(), port != authPort else { throw Failure(description: "no free port") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: hearth)
         process.arguments = ["start", "--port", String(port), "--auth-port", String(authPort), "--project", "demo-bench"] + storage
@@ -29,7 +29,11 @@ enum AuthBenchmark {
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }
-        while !answersOk(port: authPort) { usleep(1000) }
+        let deadline = monotonicNanos() + 30_000_000_000
+        while !answersOk(port: authPort) {
+            guard process.isRunning, monotonicNanos() < deadline else { throw Failure(description: "\(hearth) did not start an Auth emulator on port \(authPort)") }
+            usleep(1000)
+        }
 
         let signUp = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench"
         let anonymous = try rate(port: authPort, requests: requests, connections: connections) { _, _ in (signUp, #"{"returnSecureToken":true}"#) }
@@ -91,6 +95,23 @@ enum AuthBenchmark {
         let seconds = Double(monotonicNanos() - start) / 1e9
         if let failure = failures.withLock({ $0.first }) { throw Failure(description: failure) }
         return Double(per * connections) / seconds
+    }
+
+    /// A loopback port nothing listens on now: the kernel's choice for a socket bound to port 0
+    /// (the machine is shared, so fixed ports may be taken).
+    static func freeLoopbackPort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: addr.sin_port)) : nil
     }
 
     /// One keep-alive HTTP/1.1 connection over a blocking socket.
