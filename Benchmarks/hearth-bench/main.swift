@@ -3,6 +3,7 @@
 //
 // Usage: hearth-bench [--hearth PATH] [--sizes 1000,10000,100000]
 //        hearth-bench --only indexes    (µs per cached and uncached composite-index verdict)
+//        hearth-bench --only rulescompile (ms to compile 10k-token and 256 KiB rulesets)
 // Build both in release first: swift build -c release --product hearth --product hearth-bench
 import FirestoreEngine
 import FirestoreIndexes
@@ -204,6 +205,10 @@ func engineBatchCommit() async throws {
 
 if argument("--only") == "indexes" {
     try IndexVerdictBenchmark.run()
+    exit(0)
+}
+if argument("--only") == "rulescompile" {
+    RulesCompileBenchmark.run()
     exit(0)
 }
 if argument("--only") == "queries" {
