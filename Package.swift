@@ -51,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
         // Shared below every service.
@@ -127,6 +128,23 @@ let package = Package(
             dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "HearthJSON", "HearthIdentity"],
             swiftSettings: settings
         ),
+        // The Auth slice.
+        .target(
+            name: "AuthModel",
+            dependencies: ["HearthJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "AuthStore",
+            dependencies: ["AuthModel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(name: "AuthService", dependencies: ["AuthModel", "AuthStore", "HearthJSON"], swiftSettings: settings),
+        .target(
+            name: "AuthREST",
+            dependencies: ["AuthModel", "AuthService", "HearthJSON", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: settings
+        ),
         .target(
             name: "FirestoreWebChannel",
             dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreListen", "FirestoreJSON", "HearthJSON", "HearthIdentity",
@@ -137,7 +155,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
-                "HearthHTTP", "HearthJSON",
+                "HearthHTTP", "HearthJSON", "AuthStore", "AuthService", "AuthREST",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -159,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
-                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                           "AuthModel", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),
@@ -216,6 +234,10 @@ let package = Package(
             dependencies: ["FirestoreWebSocket", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "HearthServer", "HearthTestSupport"],
             swiftSettings: settings
         ),
+        .testTarget(name: "AuthModelTests", dependencies: ["AuthModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthModel", "HearthJSON", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: settings),
+        .testTarget(name: "AuthServiceTests", dependencies: ["AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "AuthRESTTests", dependencies: ["AuthREST", "AuthService", "AuthStore", "AuthModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(
             name: "FirestoreWebChannelTests",
             dependencies: ["FirestoreWebChannel", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreJSON",

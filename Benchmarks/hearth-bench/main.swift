@@ -229,6 +229,14 @@ if argument("--only") == "rules" {
     try await ListenBenchmark.rules(count: count)
     exit(0)
 }
+if argument("--only") == "auth" {
+    guard FileManager.default.isExecutableFile(atPath: hearthPath) else {
+        print("hearth-bench --only auth needs a hearth binary (--hearth PATH); none at \(hearthPath)")
+        exit(1)
+    }
+    try await AuthBenchmark.run(hearth: hearthPath, requests: Int(argument("--count") ?? "4000") ?? 4000)
+    exit(0)
+}
 let sizes = (argument("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
 print("hearth-bench: \(hearthPath)")
 if FileManager.default.isExecutableFile(atPath: hearthPath) {

@@ -13,15 +13,30 @@ package struct HearthConfiguration: Sendable {
     package var indexesFile: URL?
     /// How queries no index serves are treated; nil: strict with an indexes file, else off.
     package var indexMode: IndexRegistry.Mode?
+    /// The project of calls that name none (Auth client calls carry only an API key).
+    package var projectID: String
+    /// The Auth emulator's port (0 chooses a free one); nil turns the Auth emulator off.
+    package var authPort: Int?
+    /// Whether ``authPort`` is the default rather than one asked for: a default port in use
+    /// turns the Auth emulator off with a warning instead of failing the start.
+    package var authPortIsDefault: Bool
+    /// Sign ID tokens with RS256 and serve the public key (`--sign-tokens`); unsigned otherwise.
+    package var signTokens: Bool
 
     package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil,
-                 indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil) {
+                 indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil,
+                 projectID: String = HearthConfiguration.defaultProjectID, authPort: Int? = nil, authPortIsDefault: Bool = false,
+                 signTokens: Bool = false) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.rulesFile = rulesFile
         self.indexesFile = indexesFile
         self.indexMode = indexMode
+        self.projectID = projectID
+        self.authPort = authPort
+        self.authPortIsDefault = authPortIsDefault
+        self.signTokens = signTokens
     }
 
     /// The index mode in force: as given, or strict when there is an indexes file.

@@ -5,6 +5,7 @@ import FirestoreStorage
 import FirestoreGRPC
 import FirestoreWebChannel
 import FirestoreWebSocket
+package import AuthService
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import HearthHTTP
@@ -18,16 +19,20 @@ import HTTPTypes
 package struct HearthServer: Sendable {
     package let configuration: HearthConfiguration
     package let engine: FirestoreEngine
+    /// The Auth emulator, when ``HearthConfiguration/authPort`` is set.
+    package let auth: AuthService?
 
     package init(configuration: HearthConfiguration) throws {
         self.configuration = configuration
         let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
         engine = FirestoreEngine(stores: stores)
+        auth = configuration.authPort == nil ? nil : try Self.makeAuthService(configuration)
     }
 
     /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
-    /// (useful with port 0).
+    /// (useful with port 0), `onAuthRunning` the Auth emulator's.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     onAuthRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
@@ -62,11 +67,16 @@ package struct HearthServer: Sendable {
             }, frontHandlers: { [PingAndLateResetAbsorber(), EndOfTickFlusher()] })
         )
         defer { engine.stores.closeAll() }
+        let authHTTP = auth.map { authListener($0) }
+        defer { closeAuth() }
         // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await firestore.run(onBound: onRunning) }
+                if let authHTTP {
+                    group.addTask { try await runAuth(authHTTP, onRunning: onAuthRunning, report: report) }
+                }
                 group.addTask {
                     // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
                     for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }

@@ -34,7 +34,7 @@ struct Hearth: AsyncParsableCommand {
 }
 
 struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start the Firestore emulator.")
+    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth on its own port.")
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -57,16 +57,28 @@ struct Start: AsyncParsableCommand {
     @Option(name: .customLong("index-mode"), help: "strict: refuse a query no index serves, as production does; warn: serve it and log production's error once; off: serve it (default: strict with an indexes file, else off).")
     var indexMode: IndexRegistry.Mode?
 
+    @Option(name: .customLong("auth-port"), help: "Port for the Auth emulator (default 9099; 0 turns it off).")
+    var authPort: Int?
+
+    @Option(help: "Project of calls that name none (default: $GCLOUD_PROJECT, else .firebaserc's default project, else demo-project).")
+    var project: String?
+
+    @Flag(name: .customLong("sign-tokens"), help: "Sign ID tokens with RS256 and serve the public keys (unsigned, as the official emulator's, otherwise).")
+    var signTokens = false
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
         }
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
-        let project = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let projectFile = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let projectID = HearthConfiguration.resolveProjectID(flag: project)
         let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project?.firestoreRules,
-                                         indexesFile: indexes.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project?.firestoreIndexes,
-                                         indexMode: indexMode)
+                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? projectFile?.firestoreRules,
+                                         indexesFile: indexes.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? projectFile?.firestoreIndexes,
+                                         indexMode: indexMode,
+                                         projectID: projectID.id, authPort: authPort == 0 ? nil : (authPort ?? 9099),
+                                         authPortIsDefault: authPort == nil, signTokens: signTokens)
         let server = try HearthServer(configuration: config)
         let host = self.host
         try await server.run { port in
@@ -81,6 +93,10 @@ struct Start: AsyncParsableCommand {
             }
             lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
             print(lines.joined(separator: "\n"))
+            fflush(nil)
+        } onAuthRunning: { port in
+            print("Hearth Auth emulator listening on http://\(host):\(port) (project \(projectID.id), from \(projectID.source); ID tokens \(signTokens ? "signed RS256" : "unsigned"))")
+            print("export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         }
     }

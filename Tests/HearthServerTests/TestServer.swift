@@ -7,25 +7,43 @@ import HearthServer
 /// A Hearth server on an ephemeral port with in-memory storage, for end-to-end tests.
 final class TestServer: Sendable {
     let port: Int
+    /// The Auth emulator's port, when started with `authProject`.
+    let authPort: Int?
     let task: Task<Void, any Error>
 
-    private init(port: Int, task: Task<Void, any Error>) {
+    private init(port: Int, authPort: Int?, task: Task<Void, any Error>) {
         self.port = port
+        self.authPort = authPort
         self.task = task
     }
 
-    static func start() async throws -> TestServer {
-        let server = try HearthServer(configuration: HearthConfiguration(port: 0, dataDirectory: nil))
+    /// Starts Firestore on a free port and, with `authProject`, the Auth emulator on another,
+    /// serving that project.
+    static func start(authProject: String? = nil) async throws -> TestServer {
+        let configuration = HearthConfiguration(port: 0, dataDirectory: nil, projectID: authProject ?? HearthConfiguration.defaultProjectID,
+                                                authPort: authProject == nil ? nil : 0)
+        let server = try HearthServer(configuration: configuration)
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task { try await server.run { port in continuation.yield(port) } }
+        let (authStream, authContinuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task {
+            try await server.run { port in continuation.yield(port) } onAuthRunning: { port in authContinuation.yield(port) }
+        }
         var iterator = stream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw URLError(.cannotConnectToHost) }
-        return TestServer(port: port, task: task)
+        var authPort: Int?
+        if authProject != nil {
+            var authIterator = authStream.makeAsyncIterator()
+            guard let bound = await authIterator.next() else { throw URLError(.cannotConnectToHost) }
+            authPort = bound
+        }
+        return TestServer(port: port, authPort: authPort, task: task)
     }
 
     func stop() { task.cancel() }
 
     var base: String { "http://127.0.0.1:\(port)" }
+    /// The Auth emulator's address (`http://127.0.0.1:PORT`), when it runs.
+    var authBase: String? { authPort.map { "http://127.0.0.1:\($0)" } }
 
     /// Sends a request and returns the status and the body text.
     /// Requests are sent as the admin SDKs send them (`Bearer owner`) unless `authorization` says otherwise.
@@ -38,7 +56,7 @@ final class TestServer: Sendable {
     /// lower-cased) and the body text.
     func exchange(_ method: String, _ path: String, _ body: String? = nil, authorization: String? = "Bearer owner",
                   headers: [String: String] = [:], contentType: String = "application/json") async throws -> (Int, [String: String], String) {
-        var request = URLRequest(url: URL(string: base + path)!)
+        var request = URLRequest(url: URL(string: path.hasPrefix("http") ? path : base + path)!)
         request.httpMethod = method
         if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -1,4 +1,5 @@
-"""Starts one Hearth (in memory, free port) for the interop tests and points the SDKs at it."""
+"""Starts one Hearth (in memory, free ports for Firestore and Auth) for the interop tests and points
+the SDKs at it (FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST)."""
 import os
 import socket
 import subprocess
@@ -8,6 +9,8 @@ import urllib.request
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The project Hearth is started for: the Auth emulator's client calls (API key only) act on it.
+AUTH_PROJECT = "demo-hearth"
 
 
 def _free_port():
@@ -53,10 +56,27 @@ class HearthProcess:
 
 @pytest.fixture(scope="session")
 def hearth():
-    process = HearthProcess()
+    auth_port = _free_port()
+    process = HearthProcess("--auth-port", str(auth_port), "--project", AUTH_PROJECT)
+    for _ in range(400):  # the Auth port is bound beside Firestore's, maybe a moment later
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{auth_port}/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        process.stop()
+        raise RuntimeError("hearth's Auth emulator did not start")
     os.environ["FIRESTORE_EMULATOR_HOST"] = process.host
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{auth_port}"
     yield process.base
     process.stop()
+
+
+@pytest.fixture(scope="session")
+def auth_emulator(hearth):
+    """The Auth emulator's base URL (`http://127.0.0.1:PORT`), serving project AUTH_PROJECT."""
+    return "http://" + os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
 
 
 @pytest.fixture

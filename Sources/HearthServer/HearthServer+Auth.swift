@@ -1,0 +1,67 @@
+import AuthREST
+import AuthService
+import AuthStore
+import AuthModel
+import Foundation
+import HearthHTTP
+import NIOCore
+import Synchronization
+
+extension HearthServer {
+    /// The Auth emulator of `configuration`: `auth.sqlite` in the data directory (in memory
+    /// when ephemeral), tokens unsigned or, with `--sign-tokens`, signed with the RSA key kept
+    /// in that store (made on first use).
+    static func makeAuthService(_ configuration: HearthConfiguration) throws -> AuthService {
+        let store = try AuthStore(dataDirectory: configuration.dataDirectory)
+        var signer = TokenSigner.unsigned
+        if configuration.signTokens {
+            let key = try store.write { s in
+                if let key = try s.signingKey() { return key }
+                let key = try TokenSigner.newRSAKey()
+                try s.insertSigningKey(der: key.der, kid: key.kid, createdAt: AuthService.systemClock())
+                return key
+            }
+            signer = try TokenSigner(rsaPrivateKeyDER: key.der, kid: key.kid)
+        }
+        return AuthService(store: store, signer: signer, log: { FileHandle.standardError.write(Data(("hearth auth: " + $0 + "\n").utf8)) })
+    }
+
+    func authListener(_ auth: AuthService) -> HTTPListener {
+        let port = configuration.authPort ?? 0
+        let rest = AuthRESTService(service: auth, defaultProject: configuration.projectID, baseURL: "http://\(configuration.host):\(port)")
+        return HTTPListener(host: configuration.host, port: port, responder: AuthRESTResponder(service: rest))
+    }
+
+    /// Serves the Auth port until cancelled. When the default port is taken (another emulator
+    /// runs), the Auth emulator stays off with a warning and Firestore goes on; a port asked for
+    /// must be free.
+    func runAuth(_ listener: HTTPListener, onRunning: @escaping @Sendable (Int) async -> Void,
+                 report: @escaping @Sendable (String) -> Void) async throws {
+        let bound = Atomic(false)
+        do {
+            try await listener.run { port in
+                bound.store(true, ordering: .relaxed)
+                await onRunning(port)
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE && !bound.load(ordering: .relaxed) {
+            guard configuration.authPortIsDefault else { throw AuthPortInUse(port: listener.port) }
+            report("hearth: port \(listener.port) is in use, so the Auth emulator is off. Choose another with --auth-port PORT (0 turns it off).")
+            // Ending here would end the server: wait, as the listeners do, for cancellation.
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+
+    func closeAuth() {
+        do { try auth?.store.close() } catch {
+            FileHandle.standardError.write(Data("hearth: could not close the Auth store: \(error)\n".utf8))
+        }
+    }
+}
+
+/// The Auth port asked for with `--auth-port` is taken.
+struct AuthPortInUse: Error, CustomStringConvertible {
+    let port: Int
+    var description: String {
+        "the Auth emulator's port \(port) is in use (another emulator?). Choose another with --auth-port PORT, or 0 to turn Auth off."
+    }
+}
