@@ -114,7 +114,7 @@ extension FirestoreEngine {
                 do {
                     document = try source.document(key)
                 } catch {
-                    throw .internalError("Storage failure: \(error)")
+                    throw StorageFailure.error(error, directory: stores.dataDirectory)
                 }
                 // A key the query names that holds no document leaves `resource` undefined (an
                 // error, as the emulator reads it), not null as for a get.

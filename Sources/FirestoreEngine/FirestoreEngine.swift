@@ -58,11 +58,12 @@ package final class FirestoreEngine: Sendable {
         do {
             return try stores.store(for: db)
         } catch {
-            throw .internalError("Could not open the store of \(db.name): \(error)")
+            throw StorageFailure.error(error, directory: stores.dataDirectory, opening: db)
         }
     }
 
-    /// Runs a storage operation, turning storage failures into INTERNAL errors.
+    /// Runs a storage operation, turning storage failures into UNAVAILABLE (a full or
+    /// unwritable disk) or INTERNAL errors.
     func run<T: Sendable>(_ db: DatabaseID, write: Bool = false, _ body: @escaping @Sendable (StoreSession) throws -> T) async throws(FirestoreError) -> T {
         let store = try store(db)
         do {
@@ -70,7 +71,7 @@ package final class FirestoreEngine: Sendable {
         } catch let e as FirestoreError {
             throw e
         } catch {
-            throw .internalError("Storage failure: \(error)")
+            throw StorageFailure.error(error, directory: stores.dataDirectory)
         }
     }
 
@@ -81,7 +82,7 @@ package final class FirestoreEngine: Sendable {
         do {
             try store.prepareIndex(for: query)
         } catch {
-            throw .internalError("Storage failure: \(error)")
+            throw StorageFailure.error(error, directory: stores.dataDirectory)
         }
     }
 

@@ -52,12 +52,50 @@ package struct HTTPListener: Sendable {
     /// Binds the port and serves it until cancelled; `onBound` receives the bound port (the
     /// one asked for, or the one chosen for port 0).
     package func run(onBound: @Sendable (Int) async -> Void = { _ in }) async throws {
-        let connections = OpenConnections()
+        // Open connections and the listening socket, all closed on cancellation.
+        let open = OpenConnections()
+        let logger = self.logger
+        try await withTaskCancellationHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                var server = try await bind(port: port, connections: open)
+                let boundPort = server.channel.localAddress?.port ?? port
+                await onBound(boundPort)
+                while true {
+                    do {
+                        try await serve(server, in: &group)
+                    } catch {
+                        logger.error("listener on port \(boundPort): \(error)")
+                    }
+                    if Task.isCancelled { return }
+                    // The socket stopped accepting without being cancelled (an accepted
+                    // connection that could not be set up ends the accept loop): listen again
+                    // on the same port; the connections already open go on.
+                    logger.error("listener on port \(boundPort) stopped accepting; listening again")
+                    while true {
+                        do {
+                            server = try await bind(port: boundPort, connections: open)
+                            break
+                        } catch {
+                            if Task.isCancelled { return }
+                            try await Task.sleep(for: .milliseconds(200))
+                        }
+                    }
+                }
+            }
+        } onCancel: {
+            open.closeAll()
+        }
+    }
+
+    private typealias Server = NIOAsyncChannel<EventLoopFuture<AcceptedConnection>, Never>
+
+    /// Binds the listening socket; it and every connection it accepts join `connections`.
+    private func bind(port: Int, connections: OpenConnections) async throws -> Server {
         let http1 = self.http1, http2 = self.http2, limits = self.limits, logger = self.logger
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(host: host, port: port) { channel -> EventLoopFuture<EventLoopFuture<AcceptedConnection>> in
                 // The connection is handed over at once; what it becomes is known only once its
@@ -69,28 +107,23 @@ package struct HTTPListener: Sendable {
                     return sniffer.decided
                 }
             }
-        await onBound(server.channel.localAddress?.port ?? port)
-        await withTaskCancellationHandler {
-            await withDiscardingTaskGroup { group in
-                do {
-                    try await server.executeThenClose { inbound in
-                        for try await decided in inbound {
-                            group.addTask {
-                                guard case .http1(let value)? = try? await decided.get() else { return }
-                                await http1.handle(value: value, logger: logger)
-                                // Served, or failed before its first request could be read (a
-                                // malformed head): either way the connection is done.
-                                try? await value.channel.close()
-                            }
-                        }
-                    }
-                } catch {
-                    logger.debug("listener on port \(port) stopped: \(error)")
+        connections.insert(server.channel)
+        return server
+    }
+
+    /// Accepts connections until the socket closes, serving each HTTP/1 one in `group`.
+    private func serve(_ server: Server, in group: inout ThrowingDiscardingTaskGroup<any Error>) async throws {
+        let http1 = self.http1, logger = self.logger
+        try await server.executeThenClose { inbound in
+            for try await decided in inbound {
+                group.addTask {
+                    guard case .http1(let value)? = try? await decided.get() else { return }
+                    await http1.handle(value: value, logger: logger)
+                    // Served, or failed before its first request could be read (a
+                    // malformed head): either way the connection is done.
+                    try? await value.channel.close()
                 }
             }
-        } onCancel: {
-            server.channel.close(promise: nil)
-            connections.closeAll()
         }
     }
 

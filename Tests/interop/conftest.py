@@ -25,12 +25,15 @@ def hearth_binary():
 
 
 class HearthProcess:
-    """A Hearth started for tests (in memory, on a free port), with extra arguments."""
+    """A Hearth started for tests (in memory unless `ephemeral` is False, on a free port), with extra
+    arguments; `binary` replaces the one under test, `prefix` goes before it (e.g. to run it as
+    another user)."""
 
-    def __init__(self, *args, cwd=None):
-        binary = hearth_binary()
+    def __init__(self, *args, cwd=None, ephemeral=True, binary=None, prefix=()):
+        binary = binary or hearth_binary()
         self.port = _free_port()
-        self.proc = subprocess.Popen([binary, "start", "--ephemeral", "--port", str(self.port), *args], cwd=cwd,
+        memory = ["--ephemeral"] if ephemeral else []
+        self.proc = subprocess.Popen([*prefix, binary, "start", *memory, "--port", str(self.port), *args], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.base = f"http://127.0.0.1:{self.port}"
         self.host = f"127.0.0.1:{self.port}"
