@@ -55,8 +55,9 @@ let package = Package(
     targets: [
         // Shared below every service.
         .target(name: "HearthJSON", swiftSettings: settings),
+        .target(name: "HearthHashing", swiftSettings: settings),
         .target(name: "HearthIdentity", dependencies: ["HearthJSON"], swiftSettings: settings),
-        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON", "HearthHashing"], swiftSettings: settings),
         .target(
             name: "HearthHTTP",
             dependencies: [
@@ -164,6 +165,7 @@ let package = Package(
         // What several test targets share (raw sockets): a library only tests link.
         .target(name: "HearthTestSupport", path: "Tests/HearthTestSupport", swiftSettings: settings),
         .testTarget(name: "HearthJSONTests", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "HearthHashingTests", dependencies: ["HearthHashing"], swiftSettings: settings),
         .testTarget(name: "HearthIdentityTests", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(
             name: "HearthHTTPTests",
