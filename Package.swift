@@ -51,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // Shared below every service.
@@ -133,10 +134,36 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
+        // The Storage slice.
+        .target(name: "StorageModel", dependencies: ["HearthJSON", "HearthHashing"], swiftSettings: settings),
+        .target(
+            name: "StorageStore",
+            dependencies: ["StorageModel", "HearthJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "StorageEngine",
+            dependencies: [
+                "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON", "HearthHashing",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "StorageHTTP",
+            dependencies: [
+                "StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: settings
+        ),
         .target(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
+                "FirestoreModel", "StorageEngine", "StorageHTTP",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -219,6 +246,19 @@ let package = Package(
             name: "FirestoreWebChannelTests",
             dependencies: ["FirestoreWebChannel", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreJSON",
                            "HearthIdentity", "HearthJSON"],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "StorageModelTests", dependencies: ["StorageModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(
+            name: "StorageEngineTests",
+            dependencies: ["StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON",
+                           .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "StorageHTTPTests",
+            dependencies: ["StorageHTTP", "StorageEngine", "StorageModel", "HearthServer", "HearthTestSupport", "HearthJSON",
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings
         ),
         .testTarget(

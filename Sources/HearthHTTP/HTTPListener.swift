@@ -105,8 +105,18 @@ package struct HTTPListener: Sendable {
                 response = Response(status: .internalServerError)
             }
             response.headers[.server] = "Hearth"
+            let closes = response.headers[.connection]?.lowercased() == "close"
             try await writer.write(response: response.head, body: response.body)
+            if closes { lingeringClose(channel) }
         }
+    }
+
+    /// After a response that closes its connection (an upload refused before its body was
+    /// read), stops sending at once and reading half a second later: the client gets the
+    /// answer, and the rest of a large body is not read.
+    static func lingeringClose(_ channel: any Channel) {
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .milliseconds(500)) { channel.close(promise: nil) }
     }
 }
 

@@ -12,22 +12,28 @@ import HummingbirdWebSocket
 import NIOCore
 import UnixSignals
 import HTTPTypes
+package import StorageEngine
+import StorageHTTP
 
 /// The composition root: builds the engine and the transports from a configuration and runs
 /// them until SIGINT or SIGTERM.
 package struct HearthServer: Sendable {
     package let configuration: HearthConfiguration
     package let engine: FirestoreEngine
+    /// The Storage emulator, unless its port is 0.
+    package let storage: StorageEngine?
 
     package init(configuration: HearthConfiguration) throws {
         self.configuration = configuration
         let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
         engine = FirestoreEngine(stores: stores)
+        storage = configuration.storagePort == 0 ? nil : try Self.makeStorage(configuration, firestore: engine)
     }
 
     /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
-    /// (useful with port 0).
+    /// (useful with port 0), once Storage's port (reported to `onStorageRunning`) is bound too.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     onStorageRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watchTask: Task<Void, Never>?
         if let rulesFile = configuration.rulesFile {
@@ -38,6 +44,11 @@ package struct HearthServer: Sendable {
             report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
         }
         defer { watchTask?.cancel() }
+        let storageRules = storage.flatMap { startStorageRules($0, report: report) }
+        defer {
+            storageRules?.cancel()
+            storage?.close()
+        }
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
@@ -58,6 +69,9 @@ package struct HearthServer: Sendable {
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
             try await withThrowingTaskGroup(of: Void.self) { group in
+                if let storage {
+                    try await serveStorage(storage, in: &group, onRunning: onStorageRunning, report: report)
+                }
                 group.addTask { try await firestore.run(onBound: onRunning) }
                 group.addTask {
                     // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.

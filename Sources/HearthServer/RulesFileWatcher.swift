@@ -6,8 +6,21 @@ import SecurityRules
 /// is reported and the previous rules stay in force.
 struct RulesFileWatcher: Sendable {
     let file: URL
-    let registry: RulesRegistry
+    /// Compiles and installs the file's rules (nothing changes when they do not compile).
+    let install: @Sendable ([RulesSource]) -> RulesCompilation
     let report: @Sendable (String) -> Void
+
+    /// Watches Firestore rules for every project.
+    init(file: URL, registry: RulesRegistry, report: @escaping @Sendable (String) -> Void) {
+        self.init(file: file, install: { registry.install($0, project: nil) }, report: report)
+    }
+
+    /// Watches rules that `install` puts in force (Storage rules, for every bucket).
+    init(file: URL, install: @escaping @Sendable ([RulesSource]) -> RulesCompilation, report: @escaping @Sendable (String) -> Void) {
+        self.file = file
+        self.install = install
+        self.report = report
+    }
 
     /// Loads the file once; returns whether rules are now in force.
     @discardableResult
@@ -16,7 +29,7 @@ struct RulesFileWatcher: Sendable {
             report("hearth: cannot read rules file \(file.path)")
             return false
         }
-        let compilation = registry.install([RulesSource(name: file.lastPathComponent, text: text)], project: nil)
+        let compilation = install([RulesSource(name: file.lastPathComponent, text: text)])
         if compilation.ruleset == nil {
             report("hearth: \(file.path) does not compile; the previous rules stay in force:\n" + compilation.renderedDiagnostics())
             return false

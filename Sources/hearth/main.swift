@@ -46,16 +46,29 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Security rules file for every project (reloaded when it changes).")
     var rules: String?
 
+    @Option(name: .customLong("storage-port"), help: "Port for the Cloud Storage emulator (default 9199; 0 turns it off).")
+    var storagePort: Int?
+
+    @Option(name: .customLong("storage-rules"), help: "Storage rules file for every bucket (reloaded when it changes).")
+    var storageRules: String?
+
+    @Option(name: .customLong("storage-service-account"),
+            help: "A service account key file (JSON) whose V4/V2 signed URLs Storage accepts; repeat for several.")
+    var storageServiceAccounts: [String] = []
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
         }
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
-        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL })
+        let file = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL }
+        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL, rulesFile: rules.map(file),
+                                         storagePort: storagePort ?? HearthConfiguration.defaultStoragePort,
+                                         storagePortIsExplicit: storagePort != nil, storageRulesFile: storageRules.map(file),
+                                         storageServiceAccounts: storageServiceAccounts.map(file))
         let server = try HearthServer(configuration: config)
         let host = self.host
-        try await server.run { port in
+        try await server.run(onRunning: { port in
             var lines = ["Hearth Firestore emulator listening on http://\(host):\(port)"]
             if let dir = config.dataDirectory {
                 lines.append("Data: \(dir.path) (SQLite, one file per database)")
@@ -65,6 +78,10 @@ struct Start: AsyncParsableCommand {
             lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
             print(lines.joined(separator: "\n"))
             fflush(nil)
-        }
+        }, onStorageRunning: { port in
+            print("Hearth Storage emulator listening on http://\(host):\(port)")
+            print("export STORAGE_EMULATOR_HOST=http://\(host):\(port) FIREBASE_STORAGE_EMULATOR_HOST=\(host):\(port)")
+            fflush(nil)
+        })
     }
 }
