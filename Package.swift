@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(name: "StorageModelTests", dependencies: ["StorageModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(
             name: "StorageEngineTests",
-            dependencies: ["StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON",
+            dependencies: ["StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON", "HearthHashing",
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: settings
         ),

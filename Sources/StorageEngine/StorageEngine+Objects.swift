@@ -14,7 +14,7 @@ extension StorageEngine {
         let record = try read { try $0.object(bucket: bucketName.text, name: objectName.text) }
         let tokenMatches = downloadToken.map { token in record?.object.downloadTokens.contains(token) ?? false } ?? false
         if !tokenMatches {
-            try authorize(access, .get, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
+            try authorizer.authorize(access, .get, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
                           resource: record?.object, requestResource: nil, permission: .read)
         }
         guard let record, generation.map({ $0 == record.object.generation }) ?? true else { throw StorageError.noSuchObject(bucket, name) }
@@ -63,7 +63,7 @@ extension StorageEngine {
             let current = try session.object(bucket: bucketName.text, name: objectName.text)
             var updated = current?.object
             updated?.update(with: patch, time: now)
-            try self.authorize(access, .update, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
+            try self.authorizer.authorize(access, .update, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
                                resource: current?.object, requestResource: updated, permission: .write)
             guard let current, let updated else { throw StorageError.noSuchObject(bucket, name) }
             try preconditions.check(current.object)
@@ -77,7 +77,7 @@ extension StorageEngine {
         let (bucketName, objectName) = try names(bucket, name)
         let removed = try write { session -> String in
             let current = try session.object(bucket: bucketName.text, name: objectName.text)
-            try self.authorize(access, .delete, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
+            try self.authorizer.authorize(access, .delete, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: name),
                                resource: current?.object, requestResource: nil, permission: .write)
             guard let current else { throw StorageError.noSuchObject(bucket, name) }
             try preconditions.check(current.object)
@@ -93,7 +93,7 @@ extension StorageEngine {
         let bucketName = try BucketName(bucket)
         var trimmed = Substring(request.prefix)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        try authorize(access, .list, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: String(trimmed)),
+        try authorizer.authorize(access, .list, bucket: bucketName, path: StorageRuleValues.path(bucket: bucket, name: String(trimmed)),
                       resource: nil, requestResource: nil, permission: .list)
         return try read { session in
             let page = try ObjectListing.page(request) { from, limit in try session.names(bucket: bucket, from: from, limit: limit) }

@@ -119,7 +119,7 @@ extension StorageEngine {
         var candidate = StoredObject(bucket: bucket.text, name: name.text, generation: now, size: 0, md5: Array(repeating: 0, count: 16),
                                      crc32c: 0, time: now)
         candidate.apply(patch)
-        if let refusal = try refusesEarly(request.access, bucket: bucket, name: name, existing: existing, requestResource: candidate, sizes: sizes) {
+        if let refusal = try authorizer.refusesEarly(request.access, bucket: bucket, name: name, existing: existing, requestResource: candidate, sizes: sizes) {
             throw refusal
         }
     }
@@ -165,7 +165,7 @@ extension StorageEngine {
                 }
                 if object.contentType == nil { object.contentType = "application/octet-stream" }
                 if request.api == .firebase && object.downloadTokens.isEmpty { object.downloadTokens = [Self.newToken()] }
-                try self.authorize(request.access, existing == nil ? .create : .update, bucket: bucket,
+                try self.authorizer.authorize(request.access, existing == nil ? .create : .update, bucket: bucket,
                                    path: StorageRuleValues.path(bucket: bucket.text, name: name.text),
                                    resource: existing?.object, requestResource: object, permission: .write)
                 if request.api == .firebase && object.contentDisposition == nil { object.contentDisposition = "inline" }

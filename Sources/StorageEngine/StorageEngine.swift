@@ -13,10 +13,11 @@ import Synchronization
 package final class StorageEngine: Sendable {
     package let store: ObjectStore
     package let blobs: BlobDirectory
-    package let rules = StorageRulesRegistry()
+    package let authorizer: StorageAuthorizer
     package let keys: ServiceAccountKeys
     package let clock: any StorageClock
-    let firestore: (any StorageDocumentLookup)?
+    /// The rules in force, per bucket.
+    package var rules: StorageRulesRegistry { authorizer.rules }
     /// Digests of resumable uploads in progress, kept between their chunks (recomputed from the
     /// file after a restart).
     let digests = Mutex<[String: ObjectDigest]>([:])
@@ -40,7 +41,7 @@ package final class StorageEngine: Sendable {
             blobs = try BlobDirectory.temporary()
             store = try ObjectStore(path: nil)
         }
-        self.firestore = firestore
+        authorizer = StorageAuthorizer(rules: StorageRulesRegistry(), firestore: firestore, clock: clock)
         self.keys = keys
         self.clock = clock
         try recover()

@@ -2,8 +2,20 @@ import HearthIdentity
 package import SecurityRules
 package import StorageModel
 
-/// Storage rules enforcement: every Firebase API call is judged before it touches data.
-extension StorageEngine {
+/// Storage rules enforcement: every Firebase API call is judged before it touches data, with
+/// the bucket's rules, the caller's identity and the objects involved; `firestore.get()` reads
+/// Hearth's Firestore through ``StorageDocumentLookup``. No I/O of its own.
+package struct StorageAuthorizer: Sendable {
+    package let rules: StorageRulesRegistry
+    let firestore: (any StorageDocumentLookup)?
+    let clock: any StorageClock
+
+    package init(rules: StorageRulesRegistry, firestore: (any StorageDocumentLookup)?, clock: any StorageClock) {
+        self.rules = rules
+        self.firestore = firestore
+        self.clock = clock
+    }
+
     /// Decides a request with the bucket's rules; the admin is never judged.
     ///
     /// - Parameters:
@@ -22,7 +34,7 @@ extension StorageEngine {
 
     /// The rules' decision, or nil for the admin. Throws 403 when the bucket has no rules, and
     /// for a listing under rules older than version 2 (as the official emulator refuses it).
-    func decision(_ access: StorageAccess, _ method: RulesMethod, bucket: BucketName, path: [String],
+    package func decision(_ access: StorageAccess, _ method: RulesMethod, bucket: BucketName, path: [String],
                   resource: StoredObject?, requestResource: StoredObject?) throws(StorageError) -> RulesDecision? {
         guard case .rules(let identity) = access else { return nil }
         guard let ruleset = rules.ruleset(for: bucket) else {
@@ -46,7 +58,7 @@ extension StorageEngine {
     /// then the hashes cannot change the verdict, and a refusal now is the refusal the
     /// complete upload would get. Otherwise (or when the size is not declared) the upload is
     /// judged when complete, its bytes on disk, never in memory.
-    func refusesEarly(_ access: StorageAccess, bucket: BucketName, name: ObjectName, existing: StoredObject?,
+    package func refusesEarly(_ access: StorageAccess, bucket: BucketName, name: ObjectName, existing: StoredObject?,
                       requestResource: StoredObject, sizes: [Int64]) throws(StorageError) -> StorageError? {
         guard case .rules = access, !sizes.isEmpty, let ruleset = rules.ruleset(for: bucket) else { return nil }
         let observesHashes = ruleset.sources.contains { source in
