@@ -106,12 +106,27 @@ package struct MultipartScanner: Sendable {
                     throw Self.malformed("a part's headers are longer than \(Self.maxHeaderBytes) bytes")
                 }
             case .body:
-                if let index = Self.find(delimiter, in: pending, from: 0) {
-                    if index > 0 { events.append(.body(Array(pending[..<index]))) }
-                    pending.removeSubrange(0..<(index + delimiter.count))
-                    state = .afterBoundary
-                    progress = true
-                } else if pending.count >= delimiter.count {
+                var from = 0
+                var waiting = false
+                search: while let index = Self.find(delimiter, in: pending, from: from) {
+                    switch boundaryLine(endingAt: index + delimiter.count) {
+                    case .yes:
+                        if index > 0 { events.append(.body(Array(pending[..<index]))) }
+                        pending.removeSubrange(0..<(index + delimiter.count))
+                        state = .afterBoundary
+                        progress = true
+                    case .undecided:
+                        if index > 0 { events.append(.body(Array(pending[..<index]))) }
+                        pending.removeSubrange(0..<index)
+                        waiting = true
+                    case .no:
+                        // "\r\n--B" followed by anything but "--" or a line end is part of the body.
+                        from = index + 1
+                        continue search
+                    }
+                    break search
+                }
+                if !waiting && state == .body && pending.count >= delimiter.count {
                     // Keep what could be the start of a delimiter split across two calls.
                     let keep = delimiter.count - 1
                     events.append(.body(Array(pending[..<(pending.count - keep)])))
@@ -122,6 +137,27 @@ package struct MultipartScanner: Sendable {
             }
         }
         return events
+    }
+
+    private enum Verdict { case yes, no, undecided }
+
+    /// Whether the delimiter ending at `end` in `pending` is a boundary: followed by `--` (the
+    /// closing one) or by optional spaces or tabs and a line break (RFC 2046 §5.1.1).
+    private func boundaryLine(endingAt end: Int) -> Verdict {
+        guard end < pending.count else { return .undecided }
+        if pending[end] == UInt8(ascii: "-") {
+            guard end + 1 < pending.count else { return .undecided }
+            return pending[end + 1] == UInt8(ascii: "-") ? .yes : .no
+        }
+        var index = end
+        while index < pending.count, pending[index] == 0x20 || pending[index] == 0x09 {
+            index += 1
+            if index - end > 1024 { return .no }
+        }
+        guard index < pending.count else { return .undecided }
+        guard pending[index] == 0x0D else { return .no }
+        guard index + 1 < pending.count else { return .undecided }
+        return pending[index + 1] == 0x0A ? .yes : .no
     }
 
     /// Declares the body finished: throws when the closing boundary never came.
