@@ -257,8 +257,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageHTTPTests",
-            dependencies: ["StorageHTTP", "StorageEngine", "StorageModel", "HearthServer", "HearthTestSupport", "HearthJSON",
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["StorageHTTP", "StorageEngine", "StorageModel", "StorageStore", "HearthHTTP", "HearthTestSupport", "HearthJSON",
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
             swiftSettings: settings
         ),
         .testTarget(
