@@ -42,6 +42,19 @@ package final class RulesRegistry: Sendable {
         return compilation
     }
 
+    /// Compiles on a queue of its own, one ruleset at a time, so that a large ruleset being
+    /// compiled never holds a thread of the pool that serves requests; then installs as
+    /// `install(_:project:)`.
+    package func installOffPool(_ files: [RulesSource], project: String?) async -> RulesCompilation {
+        await withCheckedContinuation { continuation in
+            Self.compileQueue.async {
+                continuation.resume(returning: self.install(files, project: project))
+            }
+        }
+    }
+
+    private static let compileQueue = DispatchQueue(label: "hearth.rules.compile", qos: .userInitiated)
+
     /// Increases whenever any rules change; a listener re-checks a target against new rules
     /// when the target's results next change (as the Firestore emulator does).
     package var generation: Int { state.withLock { $0.generation } }

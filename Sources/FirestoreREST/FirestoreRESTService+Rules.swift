@@ -11,7 +11,7 @@ extension FirestoreRESTService {
     func rulesRoute(_ r: RESTRequest, project: String, verb: String) async throws(FirestoreError) -> RESTReply {
         switch (r.method, verb) {
         case ("PUT", "securityRules"), ("POST", "securityRules"):
-            return try putRules(project: project, body: try r.json())
+            return try await putRules(project: project, body: try r.json())
         case ("GET", "securityRules"):
             guard let loaded = engine.rules.rules(for: project) else { return .ok(.object([])) }
             return .ok(.object([("rules", Self.encodeFiles(loaded.files))]))
@@ -24,7 +24,7 @@ extension FirestoreRESTService {
         }
     }
 
-    func putRules(project: String, body: JSON) throws(FirestoreError) -> RESTReply {
+    func putRules(project: String, body: JSON) async throws(FirestoreError) -> RESTReply {
         guard case .array(let items)? = body["rules"]?["files"], !items.isEmpty else {
             throw .invalidArgument("Expected {\"rules\": {\"files\": [{\"name\": …, \"content\": …}]}}.")
         }
@@ -37,7 +37,7 @@ extension FirestoreRESTService {
             if case .string(let n)? = item["name"] { name = n }
             files.append(RulesSource(name: name, text: content))
         }
-        let compilation = engine.rules.install(files, project: project)
+        let compilation = await engine.rules.installOffPool(files, project: project)
         let issues = JSON.array(compilation.diagnostics.map { d in
             .object([
                 ("sourcePosition", .object([

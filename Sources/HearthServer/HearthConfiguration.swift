@@ -1,4 +1,5 @@
 package import Foundation
+package import FirestoreEngine
 
 /// How `hearth start` runs: where it listens and where data lives.
 package struct HearthConfiguration: Sendable {
@@ -17,18 +18,28 @@ package struct HearthConfiguration: Sendable {
     package var storageRulesFile: URL?
     /// Service account key files whose signed URLs Storage honours.
     package var storageServiceAccounts: [URL]
+    /// `firestore.indexes.json`: the composite indexes queries may use; reloaded when it changes.
+    package var indexesFile: URL?
+    /// How queries no index serves are treated; nil: strict with an indexes file, else off.
+    package var indexMode: IndexRegistry.Mode?
 
     package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil,
+                 indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil,
                  storagePort: Int = 0, storagePortIsExplicit: Bool = true, storageRulesFile: URL? = nil, storageServiceAccounts: [URL] = []) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.rulesFile = rulesFile
+        self.indexesFile = indexesFile
+        self.indexMode = indexMode
         self.storagePort = storagePort
         self.storagePortIsExplicit = storagePortIsExplicit
         self.storageRulesFile = storageRulesFile
         self.storageServiceAccounts = storageServiceAccounts
     }
+
+    /// The index mode in force: as given, or strict when there is an indexes file.
+    package var effectiveIndexMode: IndexRegistry.Mode { indexMode ?? (indexesFile == nil ? .off : .strict) }
 
     /// The Storage emulator's default port, as the official emulator's.
     package static let defaultStoragePort = 9199

@@ -18,16 +18,16 @@ extension HearthServer {
         return try StorageEngine(dataDirectory: configuration.dataDirectory, firestore: FirestoreStorageLookup(engine: firestore), keys: keys)
     }
 
-    /// Loads `--storage-rules` and reloads it when it changes; returns the watching task.
-    func startStorageRules(_ storage: StorageEngine, report: @escaping @Sendable (String) -> Void) -> Task<Void, Never>? {
+    /// Loads `--storage-rules` now; returns the file to watch for changes (nil without one).
+    func storageRules(_ storage: StorageEngine, report: @escaping @Sendable (String) -> Void) -> WatchedFile? {
         guard let file = configuration.storageRulesFile else {
             report("hearth: no storage rules loaded: Storage's Firebase API refuses every call (demo- projects' buckets get open rules). "
                    + "Load rules with --storage-rules FILE or PUT /internal/setRules.")
             return nil
         }
-        let watcher = RulesFileWatcher(file: file, install: { storage.rules.install($0) }, report: report)
-        watcher.load()
-        return Task { await watcher.watch() }
+        let watched = RulesFile.watched(file, install: { storage.rules.install($0) }, report: report)
+        _ = watched.load()
+        return watched
     }
 
     /// Binds Storage's port and serves it in `group`; returns once it is bound. A busy default

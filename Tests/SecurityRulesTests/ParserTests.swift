@@ -85,7 +85,7 @@ struct ParserTests {
         let closes = String(repeating: ")", count: depth)
         let (_, diagnostics) = Expr.parse(opens + "1" + closes)
         #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?.message.contains("nested too deeply") == true)
+        #expect(diagnostics.first?.message.contains("too complex to evaluate safely") == true)
 
         let matches = String(repeating: "match /a { ", count: depth) + String(repeating: "} ", count: depth)
         let (_, fileDiagnostics) = RulesFile.parse(RulesSource(name: "t", text: "service cloud.firestore { \(matches) }"))

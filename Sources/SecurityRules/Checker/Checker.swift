@@ -7,6 +7,15 @@
 /// or unexpected service (its block applies to nothing), unknown allow methods, undeclared
 /// variables and functions, and wrong argument counts (evaluating those is an error value).
 struct Checker {
+    /// Production's and the emulator's limits on declarations (Firestore quotas page, checked
+    /// against the emulator: 7 arguments, 11 `let`s, 10 nested matches below the outermost,
+    /// 20 wildcards and 100 path segments through the enclosing matches).
+    static let maxParameters = 7
+    static let maxBindings = 11
+    static let maxMatchDepth = 10
+    static let maxCaptures = 20
+    static let maxPathLength = 100
+
     let sink: DiagnosticSink
     let files: [RulesFile]
     let expectedService: RulesService?
@@ -93,6 +102,13 @@ struct Checker {
 
     private mutating func checkFunction(_ decl: FunctionDecl, in scope: Scope) {
         let local = Scope(parent: scope, variables: [], matchDepth: scope.matchDepth, version: scope.version)
+        // The official emulator's limits, in its words (it accepts 11 `let`s although it says 10).
+        if decl.parameters.count > Self.maxParameters {
+            sink.error("Maximum allowed function arguments of \(Self.maxParameters) for function \(decl.name) is reached.", at: decl.nameRange)
+        }
+        if decl.bindings.count > Self.maxBindings {
+            sink.error("Maximum allowed variable count of 10 for a given function has been reached.", at: decl.body.range)
+        }
         for parameter in decl.parameters {
             if local.variables.contains(parameter.name) {
                 sink.error("duplicate parameter '\(parameter.name)' in function '\(decl.name)'", at: parameter.range)
@@ -116,6 +132,19 @@ struct Checker {
 
     private mutating func checkMatch(_ block: MatchBlock, in parent: Scope, version: RulesVersion) -> CompiledMatch {
         let scope = Scope(parent: parent, variables: [], matchDepth: parent.matchDepth + 1, version: version)
+        scope.pathLength = parent.pathLength + block.pattern.segments.count
+        scope.captureCount = parent.captureCount + block.pattern.segments.count { if case .literal = $0.kind { false } else { true } }
+        let keyword = SourceRange(file: block.range.file, start: block.range.start, end: block.range.start + 5)
+        if scope.pathLength > Self.maxPathLength, parent.pathLength <= Self.maxPathLength {
+            sink.error("Maximum allowed path length of \(Self.maxPathLength) is reached.", at: keyword)
+        }
+        if scope.captureCount > Self.maxCaptures, parent.captureCount <= Self.maxCaptures {
+            sink.error("Maximum allowed amount of \(Self.maxCaptures) match field variables is reached.", at: keyword)
+        }
+        if scope.matchDepth == Self.maxMatchDepth + 2 {
+            // The outermost block (`/databases/{database}/documents`) is level 0.
+            sink.error("Maximum allowed resource rule depth of \(Self.maxMatchDepth) is reached.", at: keyword)
+        }
         var recursiveCount = 0
         for (index, segment) in block.pattern.segments.enumerated() {
             let name: String
@@ -171,6 +200,10 @@ final class Scope {
     var functions: [String: FunctionDecl] = [:]
     let matchDepth: Int
     let version: RulesVersion
+    /// Path segments of this match and the enclosing ones.
+    var pathLength = 0
+    /// Wildcards of this match and the enclosing ones.
+    var captureCount = 0
 
     init(parent: Scope?, variables: Set<String>, matchDepth: Int, version: RulesVersion) {
         self.parent = parent

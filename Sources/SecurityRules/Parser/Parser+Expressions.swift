@@ -5,22 +5,30 @@ extension Parser {
     mutating func parseExpression() -> Expr {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maxExpressionHeight else {
+        guard depth <= Self.maxParseDepth else {
             let range = current.range
-            sink.error("expression is nested too deeply (more than \(Self.maxExpressionHeight) levels)", at: range)
+            sink.error(Self.tooComplex, at: range)
             sink.isMuted = true
             skipToStatementEnd()
             return makeExpr(.invalid, range)
         }
-        return parseConditional()
+        let expr = parseConditional()
+        if depth == 1, expr.nesting >= Expr.nestingLimit {
+            // The emulator's limit: reported at every node on the limit's level.
+            for site in expr.sites(atNesting: Expr.nestingLimit) { sink.error(Self.tooComplex, at: site) }
+        }
+        return expr
     }
+
+    /// The official emulator's words for an expression nested too deeply.
+    static let tooComplex = "Expression is too complex to evaluate safely."
 
     /// Wraps a finished node, rejecting trees deeper than the limit (and muting diagnostics
     /// for the rest of the statement, so a long chain is reported once).
     private func finish(_ kind: Expr.Kind, _ range: SourceRange) -> Expr {
         let expr = makeExpr(kind, range)
         guard expr.height <= Self.maxExpressionHeight else {
-            sink.error("expression is nested too deeply (more than \(Self.maxExpressionHeight) levels)", at: range)
+            sink.error(Self.tooComplex, at: range)
             sink.isMuted = true
             return makeExpr(.invalid, range)
         }
@@ -86,8 +94,8 @@ extension Parser {
         while let next: UnaryOperator = check(.bang) ? .not : check(.minus) ? .negate : nil {
             advance()
             depth += 1
-            guard depth <= Self.maxExpressionHeight else {
-                sink.error("expression is nested too deeply (more than \(Self.maxExpressionHeight) levels)", at: current.range)
+            guard depth <= Self.maxParseDepth else {
+                sink.error(Self.tooComplex, at: current.range)
                 sink.isMuted = true
                 skipToStatementEnd()
                 return makeExpr(.invalid, start)
@@ -197,7 +205,7 @@ extension Parser {
             expect(.rightParen, "to close the parenthesis")
             // Keep the node, but let its range include the parentheses so that source text
             // quoted in diagnostics and explanations stays balanced.
-            return Expr(id: inner.id, range: token.range.extended(to: previousRange), kind: inner.kind)
+            return Expr(id: inner.id, range: token.range.extended(to: previousRange), kind: inner.kind, parentheses: inner.parentheses + 1)
         case .punctuation(.leftBracket):
             advance()
             var values: [Expr] = []

@@ -5,8 +5,13 @@
 /// stops, and expression trees deeper than ``maxExpressionHeight`` are rejected, so parsing
 /// terminates on any input and later stages never recurse without bound.
 struct Parser {
-    /// The deepest expression tree accepted; deeper ones get a diagnostic.
-    static let maxExpressionHeight = 128
+    /// The deepest expression tree accepted, counting every node (a chain of member accesses
+    /// too), so that later stages never recurse without bound; deeper ones get a diagnostic.
+    /// Below it, ``Expr/nestingLimit`` applies the emulator's own measure.
+    static let maxExpressionHeight = 256
+    /// The deepest recursion of the expression parser (parentheses, arguments, operands),
+    /// above the emulator's limit of 100 levels and within a small thread's stack.
+    static let maxParseDepth = 128
     /// The deepest nesting of match blocks accepted.
     static let maxMatchDepth = 32
 

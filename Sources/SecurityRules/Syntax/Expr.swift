@@ -26,12 +26,16 @@ package struct Expr: Sendable {
     package let kind: Kind
     /// The number of nodes on the longest path from this node to a leaf (a leaf is 1).
     package let height: Int
+    /// How many pairs of parentheses enclose this expression directly: `((a))` is `a` with 2.
+    /// The range includes them.
+    package let parentheses: Int
 
     /// Creates an expression node.
-    package init(id: NodeID, range: SourceRange, kind: Kind) {
+    package init(id: NodeID, range: SourceRange, kind: Kind, parentheses: Int = 0) {
         self.id = id
         self.range = range
         self.kind = kind
+        self.parentheses = parentheses
         self.height = 1 + (kind.children.map(\.height).max() ?? 0)
     }
 
