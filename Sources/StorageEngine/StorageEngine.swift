@@ -69,9 +69,14 @@ package final class StorageEngine: Sendable {
         }
     }
 
-    /// Closes the database; an ephemeral emulator's temporary directory is removed.
+    /// Closes the database (a failure is reported on standard error); an ephemeral emulator's
+    /// temporary directory is removed.
     package func close() {
-        try? store.close()
+        do {
+            try store.close()
+        } catch {
+            FileHandle.standardError.write(Data("hearth: could not close the Storage database: \(error)\n".utf8))
+        }
         if !blobs.isDurable { blobs.removeAll() }
     }
 

@@ -60,9 +60,16 @@ package final class ObjectStore: Sendable {
         }
     }
 
-    /// Closes the connections (the WAL is checkpointed when the writer closes last).
+    /// Closes the connections. The idle readers go first, so that the writer closes last: only
+    /// then does SQLite checkpoint the WAL and remove the `-wal` and `-shm` files (a read-only
+    /// reader closing last leaves them).
     package func close() throws {
-        if let pool = writer as? DatabasePool { try pool.close() } else if let queue = writer as? DatabaseQueue { try queue.close() }
+        if let pool = writer as? DatabasePool {
+            pool.releaseMemory()
+            try pool.close()
+        } else if let queue = writer as? DatabaseQueue {
+            try queue.close()
+        }
     }
 }
 
