@@ -114,6 +114,21 @@ struct MalformedInputTests {
         #expect(uploads.isEmpty)
     }
 
+    @Test("a Content-Length shorter than the multipart body cuts it before its closing boundary: 400, no object, and the rest is not a request")
+    func contentLengthTooShort() async throws {
+        let server = try await StorageTestServer.start()
+        defer { server.stop() }
+        let body = Array("--B\r\nContent-Type: application/json\r\n\r\n{\"name\":\"long\"}\r\n--B\r\n\r\n".utf8) + pattern(1000)
+            + Array("\r\n--B--\r\n".utf8)
+        let connection = try await server.open("POST", "/upload/storage/v1/b/bkt/o?uploadType=multipart", headers: [
+            ("Content-Type", "multipart/related; boundary=B"), ("Content-Length", String(body.count - 20)),
+        ], body: body)
+        let reply = try await StorageReply.read(from: connection)
+        #expect(reply.status == 400 && reply.errorMessage?.contains("closing boundary") == true)
+        #expect(try await server.send("GET", "\(Self.gcs)/long").status == 404)
+        #expect(await server.isServing())
+    }
+
     @Test("a multipart body cut before its closing boundary is a 400 and leaves no object")
     func truncatedMultipart() async throws {
         let server = try await StorageTestServer.start()
