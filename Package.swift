@@ -56,8 +56,9 @@ let package = Package(
     targets: [
         // Shared below every service.
         .target(name: "HearthJSON", swiftSettings: settings),
+        .target(name: "HearthHashing", swiftSettings: settings),
         .target(name: "HearthIdentity", dependencies: ["HearthJSON"], swiftSettings: settings),
-        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON", "HearthHashing"], swiftSettings: settings),
         .target(
             name: "HearthHTTP",
             dependencies: [
@@ -151,11 +152,36 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
+        // The Storage slice.
+        .target(name: "StorageModel", dependencies: ["HearthJSON", "HearthHashing"], swiftSettings: settings),
+        .target(
+            name: "StorageStore",
+            dependencies: ["StorageModel", "HearthJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "StorageEngine",
+            dependencies: [
+                "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON", "HearthHashing",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: settings
+        ),
+        .target(
+            name: "StorageHTTP",
+            dependencies: [
+                "StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: settings
+        ),
         .target(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
-                "HearthHTTP", "HearthJSON", "AuthStore", "AuthService", "AuthREST",
+                "HearthHTTP", "HearthJSON", "FirestoreModel", "AuthStore", "AuthService", "AuthREST", "StorageEngine", "StorageHTTP",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -184,6 +210,7 @@ let package = Package(
         // What several test targets share (raw sockets): a library only tests link.
         .target(name: "HearthTestSupport", path: "Tests/HearthTestSupport", swiftSettings: settings),
         .testTarget(name: "HearthJSONTests", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "HearthHashingTests", dependencies: ["HearthHashing"], swiftSettings: settings),
         .testTarget(name: "HearthIdentityTests", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(
             name: "HearthHTTPTests",
@@ -242,6 +269,20 @@ let package = Package(
             name: "FirestoreWebChannelTests",
             dependencies: ["FirestoreWebChannel", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreJSON",
                            "HearthIdentity", "HearthJSON"],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "StorageModelTests", dependencies: ["StorageModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(
+            name: "StorageEngineTests",
+            dependencies: ["StorageEngine", "StorageModel", "StorageStore", "SecurityRules", "HearthIdentity", "HearthJSON", "HearthHashing",
+                           .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "StorageHTTPTests",
+            dependencies: ["StorageHTTP", "StorageEngine", "StorageModel", "StorageStore", "HearthHTTP", "HearthTestSupport", "HearthJSON",
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
             swiftSettings: settings
         ),
         .testTarget(

@@ -4,6 +4,8 @@
 // Usage: hearth-bench [--hearth PATH] [--sizes 1000,10000,100000]
 //        hearth-bench --only indexes    (µs per cached and uncached composite-index verdict)
 //        hearth-bench --only rulescompile (ms to compile 10k-token and 256 KiB rulesets)
+//        hearth-bench --only storage [--gigabytes N] (Storage uploads and downloads of 1 KB, 1 MB,
+//                                    100 MB objects; memory while streaming an N GB one)
 // Build both in release first: swift build -c release --product hearth --product hearth-bench
 import FirestoreEngine
 import FirestoreIndexes
@@ -221,6 +223,10 @@ if argument("--only") == "batch" {
     exit(0)
 }
 let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
+if argument("--only") == "storage" {
+    try StorageBenchmark.run(hearth: hearthPath, gigabytes: Int(argument("--gigabytes") ?? "1") ?? 1)
+    exit(0)
+}
 if argument("--only") == "rules" {
     let count = Int(argument("--count") ?? "5000") ?? 5000
     if FileManager.default.isExecutableFile(atPath: hearthPath) {

@@ -2,11 +2,13 @@ package import Foundation
 import HearthJSON
 
 /// What Hearth reads from a project's `firebase.json` (in the working directory) when the
-/// command line does not say it: the Firestore rules and indexes files, relative to the file.
-/// (`firestore` may be one database's object or a list of them; the first one's files apply.)
+/// command line does not say it: the Firestore rules and indexes files and the Storage rules
+/// file, relative to the file. (`firestore` and `storage` may be one object or a list of them,
+/// per database or bucket; the first one's files apply.)
 package struct FirebaseProjectFile: Sendable, Equatable {
     package var firestoreRules: URL?
     package var firestoreIndexes: URL?
+    package var storageRules: URL?
 
     /// Reads `firebase.json` in `directory`; nil when there is none. Malformed JSON throws a
     /// message naming the file and the place.
@@ -21,11 +23,14 @@ package struct FirebaseProjectFile: Sendable, Equatable {
         }
         var firestore = json["firestore"]
         if case .array(let databases)? = firestore { firestore = databases.first }
-        func file(_ key: String) -> URL? {
-            guard case .string(let path)? = firestore?[key] else { return nil }
+        var storage = json["storage"]
+        if case .array(let buckets)? = storage { storage = buckets.first }
+        func file(_ key: String, of section: JSON?) -> URL? {
+            guard case .string(let path)? = section?[key] else { return nil }
             return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
         }
-        return FirebaseProjectFile(firestoreRules: file("rules"), firestoreIndexes: file("indexes"))
+        return FirebaseProjectFile(firestoreRules: file("rules", of: firestore), firestoreIndexes: file("indexes", of: firestore),
+                                   storageRules: file("rules", of: storage))
     }
 
     package struct ProjectFileError: Error, CustomStringConvertible {

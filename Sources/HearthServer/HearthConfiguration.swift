@@ -9,6 +9,15 @@ package struct HearthConfiguration: Sendable {
     package var dataDirectory: URL?
     /// A rules file applied to every project without rules of its own; reloaded when it changes.
     package var rulesFile: URL?
+    /// The Storage emulator's port; 0 turns Storage off.
+    package var storagePort: Int
+    /// Whether the Storage port was asked for: a busy default port (9199) only turns Storage
+    /// off with a warning, a busy port asked for is an error.
+    package var storagePortIsExplicit: Bool
+    /// Storage rules for every bucket; reloaded when the file changes.
+    package var storageRulesFile: URL?
+    /// Service account key files whose signed URLs Storage honours.
+    package var storageServiceAccounts: [URL]
     /// `firestore.indexes.json`: the composite indexes queries may use; reloaded when it changes.
     package var indexesFile: URL?
     /// How queries no index serves are treated; nil: strict with an indexes file, else off.
@@ -26,7 +35,8 @@ package struct HearthConfiguration: Sendable {
     package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil,
                  indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil,
                  projectID: String = HearthConfiguration.defaultProjectID, authPort: Int? = nil, authPortIsDefault: Bool = false,
-                 signTokens: Bool = false) {
+                 signTokens: Bool = false,
+                 storagePort: Int = 0, storagePortIsExplicit: Bool = true, storageRulesFile: URL? = nil, storageServiceAccounts: [URL] = []) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -37,10 +47,17 @@ package struct HearthConfiguration: Sendable {
         self.authPort = authPort
         self.authPortIsDefault = authPortIsDefault
         self.signTokens = signTokens
+        self.storagePort = storagePort
+        self.storagePortIsExplicit = storagePortIsExplicit
+        self.storageRulesFile = storageRulesFile
+        self.storageServiceAccounts = storageServiceAccounts
     }
 
     /// The index mode in force: as given, or strict when there is an indexes file.
     package var effectiveIndexMode: IndexRegistry.Mode { indexMode ?? (indexesFile == nil ? .off : .strict) }
+
+    /// The Storage emulator's default port, as the official emulator's.
+    package static let defaultStoragePort = 9199
 
     /// The default data directory: `.hearth/` in the working directory.
     package static var defaultDataDirectory: URL {

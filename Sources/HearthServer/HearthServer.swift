@@ -13,6 +13,8 @@ import HummingbirdWebSocket
 import NIOCore
 import UnixSignals
 import HTTPTypes
+package import StorageEngine
+import StorageHTTP
 
 /// The composition root: builds the engine and the transports from a configuration and runs
 /// them until SIGINT or SIGTERM.
@@ -21,18 +23,23 @@ package struct HearthServer: Sendable {
     package let engine: FirestoreEngine
     /// The Auth emulator, when ``HearthConfiguration/authPort`` is set.
     package let auth: AuthService?
+    /// The Storage emulator, unless its port is 0.
+    package let storage: StorageEngine?
 
     package init(configuration: HearthConfiguration) throws {
         self.configuration = configuration
         let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
         engine = FirestoreEngine(stores: stores)
         auth = configuration.authPort == nil ? nil : try Self.makeAuthService(configuration)
+        storage = configuration.storagePort == 0 ? nil : try Self.makeStorage(configuration, firestore: engine)
     }
 
     /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
-    /// (useful with port 0), `onAuthRunning` the Auth emulator's.
+    /// (useful with port 0), once Storage's port (reported to `onStorageRunning`) is bound too;
+    /// `onAuthRunning` receives the Auth emulator's.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onAuthRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     onStorageRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
@@ -49,6 +56,8 @@ package struct HearthServer: Sendable {
             guard file.load() else { throw HearthServerError.badIndexesFile(indexesFile.path) }
             watched.append(file)
         }
+        if let storage, let file = storageRules(storage, report: report) { watched.append(file) }
+        defer { storage?.close() }
         let watchTasks = watched.map { file in Task { await file.watch() } }
         defer { for task in watchTasks { task.cancel() } }
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
@@ -73,6 +82,9 @@ package struct HearthServer: Sendable {
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
             try await withThrowingTaskGroup(of: Void.self) { group in
+                if let storage {
+                    try await serveStorage(storage, in: &group, onRunning: onStorageRunning, report: report)
+                }
                 group.addTask { try await firestore.run(onBound: onRunning) }
                 if let authHTTP {
                     group.addTask { try await runAuth(authHTTP, onRunning: onAuthRunning, report: report) }

@@ -66,6 +66,16 @@ struct Start: AsyncParsableCommand {
     @Flag(name: .customLong("sign-tokens"), help: "Sign ID tokens with RS256 and serve the public keys (unsigned, as the official emulator's, otherwise).")
     var signTokens = false
 
+    @Option(name: .customLong("storage-port"), help: "Port for the Cloud Storage emulator (default 9199; 0 turns it off).")
+    var storagePort: Int?
+
+    @Option(name: .customLong("storage-rules"), help: "Storage rules file for every bucket (reloaded when it changes; default: storage.rules of ./firebase.json).")
+    var storageRules: String?
+
+    @Option(name: .customLong("storage-service-account"),
+            help: "A service account key file (JSON) whose V4/V2 signed URLs Storage accepts; repeat for several.")
+    var storageServiceAccounts: [String] = []
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
@@ -73,15 +83,19 @@ struct Start: AsyncParsableCommand {
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
         let projectFile = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let projectID = HearthConfiguration.resolveProjectID(flag: project)
+        let file = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL }
         let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? projectFile?.firestoreRules,
-                                         indexesFile: indexes.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? projectFile?.firestoreIndexes,
+                                         rulesFile: rules.map(file) ?? projectFile?.firestoreRules,
+                                         indexesFile: indexes.map(file) ?? projectFile?.firestoreIndexes,
                                          indexMode: indexMode,
                                          projectID: projectID.id, authPort: authPort == 0 ? nil : (authPort ?? 9099),
-                                         authPortIsDefault: authPort == nil, signTokens: signTokens)
+                                         authPortIsDefault: authPort == nil, signTokens: signTokens,
+                                         storagePort: storagePort ?? HearthConfiguration.defaultStoragePort,
+                                         storagePortIsExplicit: storagePort != nil, storageRulesFile: storageRules.map(file) ?? projectFile?.storageRules,
+                                         storageServiceAccounts: storageServiceAccounts.map(file))
         let server = try HearthServer(configuration: config)
         let host = self.host
-        try await server.run { port in
+        try await server.run(onRunning: { port in
             var lines = ["Hearth Firestore emulator listening on http://\(host):\(port)"]
             if let dir = config.dataDirectory {
                 lines.append("Data: \(dir.path) (SQLite, one file per database)")
@@ -94,11 +108,15 @@ struct Start: AsyncParsableCommand {
             lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
             print(lines.joined(separator: "\n"))
             fflush(nil)
-        } onAuthRunning: { port in
+        }, onAuthRunning: { port in
             print("Hearth Auth emulator listening on http://\(host):\(port) (project \(projectID.id), from \(projectID.source); ID tokens \(signTokens ? "signed RS256" : "unsigned"))")
             print("export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
-        }
+        }, onStorageRunning: { port in
+            print("Hearth Storage emulator listening on http://\(host):\(port)")
+            print("export STORAGE_EMULATOR_HOST=http://\(host):\(port) FIREBASE_STORAGE_EMULATOR_HOST=\(host):\(port)")
+            fflush(nil)
+        })
     }
 }
 

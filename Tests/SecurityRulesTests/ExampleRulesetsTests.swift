@@ -20,7 +20,7 @@ struct ExampleRulesetsTests {
         let text = try String(contentsOf: Fixtures.exampleRules.appendingPathComponent(name), encoding: .utf8)
         let compilation = Ruleset.compile(files: [RulesSource(name: name, text: text)])
         #expect(compilation.diagnostics.isEmpty, "\(compilation.renderedDiagnostics())")
-        let expected: RulesService = name == "storage.rules" ? .storage : .firestore
+        let expected: RulesService = name.hasSuffix("storage.rules") ? .storage : .firestore
         #expect(compilation.ruleset?.service == expected)
     }
 }

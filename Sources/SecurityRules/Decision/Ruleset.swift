@@ -14,6 +14,8 @@ package struct Ruleset: Sendable {
     package let globals: Set<String>
     /// Warnings from compilation.
     package let warnings: [Diagnostic]
+    /// Whether every file declares `rules_version = '2'` (storage rules allow listing only then).
+    package var isVersion2: Bool { !matches.isEmpty && matches.allSatisfy { $0.version == .v2 } }
     let matches: [CompiledMatch]
     let functions: [NodeID: FunctionInfo]
     let callTargets: [NodeID: NodeID]

@@ -1,3 +1,5 @@
+import HearthHashing
+
 /// Methods of bytes (`size`, `toBase64`, `toHexString`) and the `hashing.` namespace
 /// (`crc32`, `crc32c`, `md5`, `sha256` over bytes or the UTF-8 of a string).
 ///
