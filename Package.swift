@@ -132,6 +132,9 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
+        // The Database slice (Realtime Database).
+        .target(name: "DatabaseModel", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .target(name: "DatabaseRules", dependencies: ["DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
         .target(
             name: "HearthServer",
             dependencies: [
@@ -219,6 +222,8 @@ let package = Package(
                            "HearthIdentity", "HearthJSON"],
             swiftSettings: settings
         ),
+        .testTarget(name: "DatabaseModelTests", dependencies: ["DatabaseModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules", "DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
