@@ -136,6 +136,13 @@ let package = Package(
         .target(name: "DatabaseModel", dependencies: ["HearthJSON"], swiftSettings: settings),
         .target(name: "DatabaseRules", dependencies: ["DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
         .target(
+            name: "DatabaseStorage",
+            dependencies: ["DatabaseModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(name: "DatabaseEngine", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseStorage", "HearthJSON", "HearthIdentity"],
+                swiftSettings: settings),
+        .target(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
@@ -224,6 +231,8 @@ let package = Package(
         ),
         .testTarget(name: "DatabaseModelTests", dependencies: ["DatabaseModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules", "DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
+        .testTarget(name: "DatabaseEngineTests", dependencies: ["DatabaseEngine", "DatabaseStorage", "DatabaseRules", "DatabaseModel", "HearthJSON",
+                                                                  "HearthIdentity"], swiftSettings: settings),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [

@@ -34,6 +34,21 @@ package struct RuleExpr: Sendable {
         self.kind = kind
     }
 
+    /// Whether the expression uses one of the variables `names`.
+    package func mentions(_ names: Set<String>) -> Bool {
+        switch kind {
+        case .identifier(let n): return names.contains(n)
+        case .member(let o, _): return o.mentions(names)
+        case .index(let o, let i): return o.mentions(names) || i.mentions(names)
+        case .call(let c, let args): return c.mentions(names) || args.contains { $0.mentions(names) }
+        case .unary(_, let o): return o.mentions(names)
+        case .binary(_, let l, let r), .logical(_, let l, let r): return l.mentions(names) || r.mentions(names)
+        case .conditional(let t, let a, let b): return t.mentions(names) || a.mentions(names) || b.mentions(names)
+        case .array(let items): return items.contains { $0.mentions(names) }
+        default: return false
+        }
+    }
+
     /// The expression's own text.
     package func text(in source: String) -> String {
         let bytes = Array(source.utf8)

@@ -20,11 +20,16 @@ package final class DatabaseRuleset: Sendable {
     package let sites: [RuleSite]
     let counts: Mutex<[RuleCoverage.Counts]>
 
+    /// Whether some `.read` rule looks at stored data (`root`, `data`): then a write can change
+    /// who may read, and listeners are checked again after writes.
+    package let readsDependOnData: Bool
+
     init(source: String, root: RuleTreeNode, sites: [RuleSite]) {
         self.source = source
         self.root = root
         self.sites = sites
         counts = Mutex(Array(repeating: RuleCoverage.Counts(), count: sites.count))
+        readsDependOnData = sites.contains { $0.kind == .read && ($0.expression?.mentions(["root", "data"]) ?? false) }
     }
 
     /// Compiles rules text, or returns every problem found in it.
