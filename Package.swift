@@ -143,9 +143,18 @@ let package = Package(
         .target(name: "DatabaseEngine", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseStorage", "HearthJSON", "HearthIdentity"],
                 swiftSettings: settings),
         .target(
+            name: "DatabaseREST",
+            dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseEngine", "HearthJSON", "HearthIdentity",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: settings
+        ),
+        .target(name: "DatabaseWebSocket", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseEngine", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
+        .target(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
+                "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),

@@ -21,13 +21,17 @@ package struct WriteRequest: Sendable {
     package var expectedHash: String?
     /// The most nodes the write may replace and add (`writeSizeLimit`).
     package var sizeLimit: Int?
+    /// Check the write (data and rules) without making it: an onDisconnect write is checked
+    /// when it is set up.
+    package var dryRun = false
 
-    package init(path: DatabasePath, kind: Kind, caller: DatabaseCaller, expectedHash: String? = nil, sizeLimit: Int? = nil) {
+    package init(path: DatabasePath, kind: Kind, caller: DatabaseCaller, expectedHash: String? = nil, sizeLimit: Int? = nil, dryRun: Bool = false) {
         self.path = path
         self.kind = kind
         self.caller = caller
         self.expectedHash = expectedHash
         self.sizeLimit = sizeLimit
+        self.dryRun = dryRun
     }
 }
 
@@ -105,6 +109,7 @@ extension Namespace {
                     throw .permissionDenied(detail: decision.reasons.joined(separator: "; "))
                 }
             }
+            if request.dryRun { return .written(new.node(at: path)) }
             if !writes.isEmpty { try commit(changes, from: old, to: new, writes: writes, mergeBase: request.kind.isUpdate ? path : nil) }
             return .written(new.node(at: path))
         }

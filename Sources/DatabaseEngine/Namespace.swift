@@ -88,13 +88,14 @@ package final class Namespace: Sendable {
 
     // MARK: - Listeners
 
-    /// Registers `listener` if its caller may read its location, and returns the tree it starts
-    /// from: every later write reaches it through ``DatabaseListener/deliver(_:)``.
-    package func listen(_ listener: any DatabaseListener) throws(DatabaseError) -> DatabaseNode {
-        try state.withLock { (s: inout State) throws(DatabaseError) -> DatabaseNode in
+    /// Registers `listener` if its caller may read its location; `start` gets the tree it starts
+    /// from, before any later write reaches it through ``DatabaseListener/deliver(_:)`` (both
+    /// run under the namespace's lock, so nothing can come between them).
+    package func listen(_ listener: any DatabaseListener, start: (DatabaseNode) -> Void) throws(DatabaseError) {
+        try state.withLock { (s: inout State) throws(DatabaseError) in
             try checkRead(listener.path, query: listener.query, caller: listener.caller, root: s.root, rules: s.rules)
             s.listeners.add(listener)
-            return s.root
+            start(s.root)
         }
     }
 

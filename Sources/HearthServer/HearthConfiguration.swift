@@ -8,12 +8,30 @@ package struct HearthConfiguration: Sendable {
     package var dataDirectory: URL?
     /// A rules file applied to every project without rules of its own; reloaded when it changes.
     package var rulesFile: URL?
+    /// The Realtime Database's port (0 picks a free one); nil serves no Realtime Database.
+    package var database: DatabaseSettings?
 
-    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil) {
+    /// How the Realtime Database emulator runs.
+    package struct DatabaseSettings: Sendable {
+        package var port: Int
+        /// Whether the port was asked for: a default port in use only turns the database off.
+        package var isExplicit: Bool
+        /// `database.rules.json` for every namespace without rules of its own; reloaded when it changes.
+        package var rulesFile: URL?
+
+        package init(port: Int = 9000, isExplicit: Bool = true, rulesFile: URL? = nil) {
+            self.port = port
+            self.isExplicit = isExplicit
+            self.rulesFile = rulesFile
+        }
+    }
+
+    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil, database: DatabaseSettings? = nil) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.rulesFile = rulesFile
+        self.database = database
     }
 
     /// The default data directory: `.hearth/` in the working directory.

@@ -27,8 +27,10 @@ package struct HearthServer: Sendable {
 
     /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
     /// (useful with port 0).
+    /// `onDatabaseRunning` receives the Realtime Database's bound port, when it serves one.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-                     report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
+                     report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+                     onDatabaseRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var watchTask: Task<Void, Never>?
         if let rulesFile = configuration.rulesFile {
             let watcher = RulesFileWatcher(file: rulesFile, registry: engine.rules, report: report)
@@ -54,11 +56,17 @@ package struct HearthServer: Sendable {
             }, frontHandlers: { [PingAndLateResetAbsorber(), EndOfTickFlusher()] })
         )
         defer { engine.stores.closeAll() }
+        let database = try configuration.database.map {
+            try DatabaseServer(settings: $0, host: configuration.host, dataDirectory: configuration.dataDirectory, report: report)
+        }
         // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await firestore.run(onBound: onRunning) }
+                if let database {
+                    group.addTask { try await database.run(onBound: onDatabaseRunning) }
+                }
                 group.addTask {
                     // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
                     for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }

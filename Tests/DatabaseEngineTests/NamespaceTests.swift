@@ -101,7 +101,7 @@ struct NamespaceTests {
     func fanOut() throws {
         let ns = try DatabaseService(dataDirectory: nil).namespace("test")
         let atA = RecordingListener("/a"), belowA = RecordingListener("/a/b/c"), elsewhere = RecordingListener("/z")
-        for l in [atA, belowA, elsewhere] { _ = try ns.listen(l) }
+        for l in [atA, belowA, elsewhere] { try ns.listen(l) { _ in } }
         _ = try ns.write(WriteRequest(path: DatabasePath("/a/b"), kind: .set(json("1")), caller: .admin))
         _ = try ns.write(WriteRequest(path: .root, kind: .set(json(#"{"a":2}"#)), caller: .admin))
         _ = try ns.write(WriteRequest(path: DatabasePath("/y"), kind: .set(json("3")), caller: .admin))
@@ -121,7 +121,7 @@ struct NamespaceTests {
         ns.setRules(rules, origin: .api)
         _ = try ns.write(WriteRequest(path: DatabasePath("/acl/bob"), kind: .set(json("true")), caller: .admin))
         let bob = RecordingListener("/doc", caller: .client(auth: RuleValue(json: json(#"{"uid":"bob"}"#))))
-        _ = try ns.listen(bob)
+        try ns.listen(bob) { _ in }
         _ = try ns.write(WriteRequest(path: DatabasePath("/acl/bob"), kind: .set(.null), caller: .admin))
         #expect(bob.revoked.withLock { $0 })
         #expect(ns.listenerCount == 0)

@@ -20,7 +20,8 @@ def _free_port():
 def hearth():
     binary = os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth"))
     port = _free_port()
-    proc = subprocess.Popen([binary, "start", "--ephemeral", "--port", str(port)],
+    database_port = _free_port()
+    proc = subprocess.Popen([binary, "start", "--ephemeral", "--port", str(port), "--database-port", str(database_port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(400):
@@ -33,6 +34,13 @@ def hearth():
         proc.kill()
         raise RuntimeError("hearth did not start")
     os.environ["FIRESTORE_EMULATOR_HOST"] = f"127.0.0.1:{port}"
+    os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = f"127.0.0.1:{database_port}"
+    for _ in range(400):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{database_port}/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
     yield base
     proc.terminate()
     proc.wait(timeout=10)
