@@ -49,6 +49,11 @@ package final class WireConnection: Sendable {
         let hello = "{\"t\":\"c\",\"d\":{\"t\":\"h\",\"d\":{\"ts\":\(Int64(namespace.now)),\"v\":\"5\",\"h\":" + JSONText.quoted(host)
             + ",\"s\":" + JSONText.quoted(sessionID) + "}}}"
         sink.yield(hello)
+        // The SDK counts a socket as healthy after two answers (data or pongs), and until then
+        // marks it as failed in localStorage, so that its next connection starts on long-polling
+        // (which Hearth does not serve). A pong now makes it ping at once, and the answer to that
+        // ping makes the socket healthy before the app does anything.
+        control("o", "{}")
         let writer = Task {
             for await message in outbox {
                 for frame in WireFraming.frames(message) {
