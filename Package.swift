@@ -176,6 +176,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
+                           "DatabaseEngine", "DatabaseModel", "HearthJSON",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings

@@ -206,6 +206,10 @@ if argument("--only") == "batch" {
     exit(0)
 }
 let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
+if argument("--only") == "database" {
+    try await DatabaseBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil)
+    exit(0)
+}
 if argument("--only") == "rules" {
     let count = Int(argument("--count") ?? "5000") ?? 5000
     if FileManager.default.isExecutableFile(atPath: hearthPath) {
@@ -226,3 +230,4 @@ if FileManager.default.isExecutableFile(atPath: hearthPath) {
 try await engineLatencies(sizes: sizes)
 try await ListenBenchmark.rules(count: 5000)
 try await ListenBenchmark.run(count: Int(argument("--listen-docs") ?? "100000") ?? 100_000)
+try await DatabaseBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil)
