@@ -243,6 +243,9 @@ let package = Package(
         .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules", "DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
         .testTarget(name: "DatabaseEngineTests", dependencies: ["DatabaseEngine", "DatabaseStorage", "DatabaseRules", "DatabaseModel", "HearthJSON",
                                                                   "HearthIdentity"], swiftSettings: settings),
+        .testTarget(name: "DatabaseRESTTests", dependencies: ["DatabaseREST", "DatabaseEngine", "DatabaseModel"], swiftSettings: settings),
+        .testTarget(name: "DatabaseWebSocketTests", dependencies: ["DatabaseWebSocket", "DatabaseEngine", "DatabaseModel", "DatabaseRules", "HearthJSON"],
+                    swiftSettings: settings),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
