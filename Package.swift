@@ -71,6 +71,7 @@ let package = Package(
         // The Firestore slice.
         .target(name: "FirestoreModel", swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
+        .target(name: "FirestoreIndexes", dependencies: ["FirestoreModel", "FirestoreQuery", "HearthJSON"], swiftSettings: settings),
         .target(
             name: "FirestoreStorage",
             dependencies: [
@@ -81,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules", "HearthIdentity",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules", "HearthIdentity",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),
@@ -97,8 +98,8 @@ let package = Package(
         ),
         .target(
             name: "FirestoreREST",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON", "HearthIdentity",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreEngine", "FirestoreJSON", "SecurityRules", "HearthJSON",
+                           "HearthIdentity", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: settings
         ),
         .target(
@@ -153,8 +154,8 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "FirestoreEngine", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules", "HearthHTTP",
-                "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
+                "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
+                "HearthHTTP", "HearthJSON", "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -168,14 +169,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["HearthServer", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),
         .executableTarget(
             name: "hearth-bench",
-            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
+            dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
                            "DatabaseEngine", "DatabaseModel", "HearthJSON",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
@@ -197,9 +198,10 @@ let package = Package(
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),
+        .testTarget(name: "FirestoreIndexesTests", dependencies: ["FirestoreIndexes", "FirestoreQuery", "FirestoreModel", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreStorageTests", dependencies: ["FirestoreStorage", "FirestoreModel", "FirestoreQuery", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: settings),
-        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage", "SecurityRules",
+        .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules",
                                                                  "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreListenTests", dependencies: ["FirestoreListen", "FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreStorage",
                                                                  "HearthIdentity"], swiftSettings: settings),

@@ -19,30 +19,19 @@ emulator's CPU time (its process group, from /proc) per read+commit round and pe
 import argparse
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from harness import OfficialEmulator, free_port, wait_for_server  # noqa: E402
 
 
 def wait_ok(port, timeout=120):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing answered on port {port}")
+    if not wait_for_server(f"http://127.0.0.1:{port}", timeout):
+        raise RuntimeError(f"nothing answered on port {port}")
 
 
 def group_cpu(pgid):
@@ -208,17 +197,11 @@ def main():
         proc.terminate()
         proc.wait()
     if shutil.which("gcloud"):
-        port = free_port()
-        proc = subprocess.Popen(["gcloud", "emulators", "firestore", "start", f"--host-port=127.0.0.1:{port}"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            wait_ok(port)
-            results["official"] = measure(port, "bench-official", args.rounds, args.batches, args.warm_batches, pgid=proc.pid)
+        with OfficialEmulator(free_port()) as emu:  # its own process group, stopped at the end
+            port = int(emu.host.rsplit(":", 1)[1])
+            results["official"] = measure(port, "bench-official", args.rounds, args.batches, args.warm_batches, pgid=emu.proc.pid)
             if args.writers:
                 concurrent["official"] = concurrent_throughput(port, "bench-official-c", args.writers, args.writer_batches)
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait()
     else:
         print("official emulator: skipped (gcloud not found)")
     for name, (read, commit, throughput, built_in_loop, pipelined, detail) in results.items():

@@ -30,11 +30,12 @@ import subprocess
 import sys
 import time
 import urllib.parse
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "Tests", "interop", "browser"))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
 import jsharness  # noqa: E402
 
 PROJECT = "wcbench"
@@ -112,8 +113,9 @@ def java_pid(port):
 
 
 def clear(base):
-    request = urllib.request.Request(f"{base}/emulator/v1/projects/{PROJECT}/databases/(default)/documents", method="DELETE")
-    urllib.request.urlopen(request).read()
+    status, body = harness.clear_project(base, PROJECT)
+    if status != 200:
+        raise RuntimeError(f"clearing {PROJECT} on {base}: {status} {body}")
 
 
 def measure(browser, name, base, pid, rounds):
@@ -196,12 +198,8 @@ def main():
     official = None
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.05)
+        if not harness.wait_for_server(base, timeout=10, proc=hearth):
+            raise SystemExit(f"hearth did not answer on {base}")
         results = {}
         results["Hearth"] = measure(browser, f"Hearth ({args.hearth})", base, hearth.pid, args.rounds)
         if not args.no_official and jsharness.gcloud_available():

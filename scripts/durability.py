@@ -8,47 +8,35 @@ checks that no `-wal` / `-shm` file is left. Repeats for several rounds.
 Prints `N passed, N failed`; exits 1 on any lost write.
 """
 import argparse
-import json
 import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
-import urllib.error
-import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from harness import free_port, http, wait_for_server  # noqa: E402
 
 
 def start(hearth, data_dir, port):
     proc = subprocess.Popen([hearth, "start", "--port", str(port), "--data-dir", data_dir],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.02)
-    proc.kill()
-    raise RuntimeError("hearth did not start")
+    if not wait_for_server(f"http://127.0.0.1:{port}", timeout=30, proc=proc):
+        proc.kill()
+        raise RuntimeError("hearth did not start")
+    return proc
 
 
-def post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=5) as r:
-        return json.loads(r.read())
+def post(base, path, body):
+    """The answer to a POST; raises OSError when there is none or it is not a 200."""
+    status, answer = http(base, "POST", path, body=body, timeout=5)
+    if status != 200:
+        raise OSError(f"POST {path}: {status} {answer}")
+    return answer
 
 
 def main():
@@ -65,7 +53,7 @@ def main():
         for round_no in range(args.rounds):
             port = free_port()
             proc = start(args.hearth, data_dir, port)
-            base = f"http://127.0.0.1:{port}/v1/{root}"
+            base = f"http://127.0.0.1:{port}"
             killer = threading.Timer(0.4 + rng.random() * 0.6, lambda: os.kill(proc.pid, signal.SIGKILL))
             killer.start()
             i = 0
@@ -78,8 +66,8 @@ def main():
                     writes.append({"update": {"name": name, "fields": {"round": {"integerValue": str(round_no)},
                                                                        "seq": {"integerValue": str(i)}}}})
                 try:
-                    post(base + ":commit", {"writes": writes})
-                except (urllib.error.URLError, ConnectionError, OSError):
+                    post(base, f"/v1/{root}:commit", {"writes": writes})
+                except OSError:
                     break
                 for name in names:
                     acknowledged[name] = i
@@ -89,12 +77,12 @@ def main():
             # Restart on the same directory and look for every acknowledged write.
             port = free_port()
             proc = start(args.hearth, data_dir, port)
-            base = f"http://127.0.0.1:{port}/v1/{root}"
+            base = f"http://127.0.0.1:{port}"
             names = list(acknowledged)
             lost = []
             for chunk in range(0, len(names), 200):
                 part = names[chunk:chunk + 200]
-                results = post(base + ":batchGet", {"documents": part})
+                results = post(base, f"/v1/{root}:batchGet", {"documents": part})
                 for r in results:
                     if "missing" in r:
                         lost.append(r["missing"])

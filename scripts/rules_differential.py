@@ -10,40 +10,23 @@ step were recorded from the official Cloud Firestore emulator.
     python3 scripts/rules_differential.py compare --target URL   # compare URL with recordings
     python3 scripts/rules_differential.py live --target URL      # compare URL with a live emulator
 
-See docs/rules-differential-testing.md for the case format.  Standard library only.
-The HTTP, normalisation, comparison and emulator helpers are shared with
-scripts/differential.py (the data-plane harness).
+Cases run concurrently (--jobs, default 8; each has its own project); output is in corpus
+order.  See docs/rules-differential-testing.md for the case format.  Standard library only; the
+HTTP, normalisation, comparison and emulator helpers are in scripts/harness.py.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import os
-import re
-import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import differential  # noqa: E402
-from differential import (  # noqa: E402  (shared helpers of the REST harness)
-    OfficialEmulator,
-    compact,
-    compare_step,
-    extract,
-    http,
-    load_known,
-    normalise,
-    project_slug,
-    select_cases,
-    substitute,
-    target_reachable,
-    write_cases,
-)
+import harness  # noqa: E402
+from harness import compact, http, substitute  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "rules")
+CORPUS_DIR = os.path.join(harness.FIXTURES, "rules")
+JOBS = 8  # HTTP round trips, as in differential.py
 
 ADMIN_HEADERS = {"Authorization": "Bearer owner"}
 
@@ -73,17 +56,6 @@ USERS = {
 }
 
 
-def _b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def unsigned_jwt(claims) -> str:
-    """`base64url(header).base64url(payload).` with alg none and an empty signature."""
-    header = {"alg": "none", "typ": "JWT"}
-    enc = lambda obj: _b64url(json.dumps(obj, separators=(",", ":"), sort_keys=True).encode("utf-8"))
-    return f"{enc(header)}.{enc(claims)}."
-
-
 def auth_headers(who, project):
     """Authorization header for a step's `as`."""
     if who == "admin":
@@ -91,9 +63,9 @@ def auth_headers(who, project):
     if who == "anon":
         return {}
     if isinstance(who, str) and who in USERS:
-        return {"Authorization": "Bearer " + unsigned_jwt(substitute(USERS[who], project, {}))}
+        return {"Authorization": "Bearer " + harness.unsigned_jwt(substitute(USERS[who], project, {}))}
     if isinstance(who, dict) and "claims" in who:
-        return {"Authorization": "Bearer " + unsigned_jwt(substitute(who["claims"], project, {}))}
+        return {"Authorization": "Bearer " + harness.unsigned_jwt(substitute(who["claims"], project, {}))}
     raise SystemExit(f"unknown principal in `as`: {who!r}")
 
 
@@ -109,7 +81,7 @@ def who_label(who):
 
 
 def project_id(case_id: str) -> str:
-    return project_slug("rules-", case_id)
+    return harness.project_slug("rules-", case_id)
 
 
 def check_steps(path, case):
@@ -119,7 +91,7 @@ def check_steps(path, case):
 
 
 def load_corpus(only_files=None):
-    return differential.load_corpus(only_files, CORPUS_DIR, "steps", project_id, check_steps)
+    return harness.load_corpus(CORPUS_DIR, only_files, "steps", project_id, check_steps)
 
 
 # ---------------------------------------------------------------------------
@@ -130,15 +102,11 @@ class SetupError(Exception):
     pass
 
 
-def rules_body(source):
-    return {"rules": {"files": [{"name": "firestore.rules", "content": source}]}}
-
-
 def prepare(base, case, project):
     """Clears the project's database, loads the case's rules and runs its admin setup."""
-    http(base, "DELETE", f"/emulator/v1/projects/{project}/databases/(default)/documents")
+    harness.clear_project(base, project)
     if "rules" in case:
-        status, body = http(base, "PUT", f"/emulator/v1/projects/{project}:securityRules", body=rules_body(case["rules"]))
+        status, body = harness.put_rules(base, project, case["rules"])
         if status != 200:
             raise SetupError(f"rules not accepted: {status} {compact(body)}")
     for i, st in enumerate(case.get("setup") or []):
@@ -153,23 +121,22 @@ def run_case(base, case):
     """Returns [(step, summary, status, normalised body)]; raises SetupError."""
     project = project_id(case["id"])
     prepare(base, case, project)
-    captures = {}
-    results = []
-    for step in case["steps"]:
-        method = step["method"]
-        path = substitute(step["path"], project, captures)
-        body = substitute(step["body"], project, captures) if "body" in step else None
-        raw = substitute(step["rawBody"], project, captures).encode("utf-8") if "rawBody" in step else None
+
+    def headers_for(step, captures):
         headers = auth_headers(step["as"], project)
         headers.update(substitute(step.get("headers") or {}, project, captures))
-        status, resp = http(base, method, path, body=body, raw=raw, headers=headers)
-        for name, dotted in (step.get("capture") or {}).items():
-            val = extract(resp, dotted)
-            if val is not None:
-                captures[name] = val
-        summary = f"{method} {step['path']} as {who_label(step['as'])}"
-        results.append((step, summary, status, normalise(resp, project, captures)))
-    return results
+        return headers
+
+    return harness.run_steps(base, project, case["steps"], headers_for,
+                             lambda step: f"{step['method']} {step['path']} as {who_label(step['as'])}")
+
+
+def try_case(base, case, where=""):
+    """run_case, with a SetupError as its message (so that workers hand it back)."""
+    try:
+        return run_case(base, case), None
+    except SetupError as err:
+        return None, f"{where}{err}"
 
 
 # ---------------------------------------------------------------------------
@@ -185,114 +152,87 @@ def error_status(body):
     return None
 
 
-def compare_rules_step(step, case, expect, got_status, got_body):
+def compare(case):
     """The HTTP status and the error's code and status are always compared; the rest of the normalised
     body unless the step sets compareBody false; messages only with compareMessage."""
-    cm = step.get("compareMessage", case.get("compareMessage", False))
-    cb = step.get("compareBody", True)
-    diffs = compare_step(expect, got_status, got_body, cm, cb)
-    if not cb and error_status(expect.get("body")) != error_status(got_body):
-        diffs.append(f"error {error_status(got_body)} != expected {error_status(expect.get('body'))}")
-    return diffs
+
+    def one(step, expect, got_status, got_body):
+        cm = step.get("compareMessage", case.get("compareMessage", False))
+        cb = step.get("compareBody", True)
+        diffs = harness.compare_step(expect, got_status, got_body, cm, cb)
+        if not cb and error_status(expect.get("body")) != error_status(got_body):
+            diffs.append(f"error {error_status(got_body)} != expected {error_status(expect.get('body'))}")
+        return diffs
+
+    return one
 
 
-def report_case(case, pairs, prefix="FAIL"):
-    """pairs: [(step, summary, expect, got_status, got_body)]; prints mismatches, returns ok."""
-    ok = True
-    for idx, (step, summary, expect, got_status, got_body) in enumerate(pairs):
-        if expect is None:
-            print(f"{prefix} {case['id']} step {idx + 1} {summary}: no recorded expectation (run `record`)")
-            ok = False
-            continue
-        diffs = compare_rules_step(step, case, expect, got_status, got_body)
-        if diffs:
-            ok = False
-            req = " " + compact(step["body"], 200) if "body" in step else " (no body)"
-            print(
-                f"{prefix} {case['id']} step {idx + 1} {summary} | diff: {'; '.join(diffs)} |{req}"
-                f" | expected {expect.get('status')} {compact(expect.get('body'))} | got {got_status} {compact(got_body)}"
-            )
-    return ok
+def report(case, outcome, prefix):
+    """outcome: ((results, setup error), (expectations of each step, setup error))."""
+    (results, err), (expected, exp_err) = outcome
+    err = err or exp_err
+    if err:
+        print(f"{prefix} {case['id']} setup: {err}")
+        return False
+    pairs = [(st, su, exp, s, b) for (st, su, s, b), exp in zip(results, expected)]
+    return harness.report_steps(case, pairs, prefix, compare(case))
 
 
 # ---------------------------------------------------------------------------
 # Commands
 
 
-def compare_all(base, args, expected_for):
-    cases = list(select_cases(load_corpus(args.file), args))
-    known = load_known(getattr(args, "known", None))
-    if not target_reachable(base):
-        print(f"0 passed, {len(cases)} failed")
-        return 1
-    tally = differential.Tally(known)
-    for _, case in cases:
-        prefix = tally.prefix(case)
-        try:
-            results = run_case(base, case)
-            expected = expected_for(case)
-            pairs = [(st, su, exp, s, b) for (st, su, s, b), exp in zip(results, expected)]
-            ok = report_case(case, pairs, prefix=prefix)
-        except SetupError as err:
-            print(f"{prefix} {case['id']} setup: {err}")
-            ok = False
-        tally.record(case, ok)
-    return tally.finish()
-
-
 def cmd_compare(args):
-    return compare_all(args.target.rstrip("/"), args, lambda case: [st.get("expect") for st in case["steps"]])
+    base = args.target.rstrip("/")
+    cases = [c for _, c in harness.select_cases(load_corpus(args.file), args)]
+
+    def run(case):
+        return try_case(base, case), ([st.get("expect") for st in case["steps"]], None)
+
+    return harness.compare_corpus(cases, args, base, run, report)
 
 
 def cmd_live(args):
-    with OfficialEmulator(args.emulator_port) as emu:
+    with harness.OfficialEmulator(args.emulator_port) as emu:
         if emu.base is None:
             return 0
+        base = args.target.rstrip("/")
+        cases = [c for _, c in harness.select_cases(load_corpus(args.file), args)]
 
-        def official(case):
-            try:
-                return [{"status": s, "body": b} for (_, _, s, b) in run_case(emu.base, case)]
-            except SetupError as err:
-                raise SetupError(f"on the official emulator: {err}")
+        def run(case):
+            got = try_case(base, case)
+            if got[1]:
+                return got, (None, None)
+            results, err = try_case(emu.base, case, "on the official emulator: ")
+            return got, ([{"status": s, "body": b} for (_, _, s, b) in results or []], err)
 
-        return compare_all(args.target.rstrip("/"), args, official)
+        return harness.compare_corpus(cases, args, base, run, report)
 
 
 def cmd_record(args):
-    with OfficialEmulator(args.emulator_port) as emu:
+    with harness.OfficialEmulator(args.emulator_port) as emu:
         if emu.base is None:
             return 0
-        n = errors = 0
-        for path, cases in load_corpus(args.file):
-            touched = False
-            for case in cases:
-                if args.case and not any(c in case["id"] for c in args.case):
-                    continue
-                try:
-                    results = run_case(emu.base, case)
-                except SetupError as err:
-                    print(f"ERROR {case['id']}: {err}")
-                    errors += 1
-                    continue
-                for step, _, status, body in results:
-                    step["expect"] = {"status": status, "body": body}
-                touched = True
-                n += 1
-            if touched:
-                write_cases(path, cases)
+
+        def store(case, outcome):
+            results, err = outcome
+            if err:
+                print(f"ERROR {case['id']}: {err}")
+                return False
+            for step, _, status, body in results:
+                step["expect"] = {"status": status, "body": body}
+            return True
+
+        n, errors = harness.record_corpus(load_corpus(args.file), args, lambda case: try_case(emu.base, case), store)
         print(f"recorded {n} cases from the official emulator" + (f", {errors} could not be set up" if errors else ""))
         return 1 if errors else 0
 
 
 def main(argv=None):
-    ap, _ = differential.corpus_parsers(__doc__, file_example="queries or queries.json")
+    ap, _ = harness.corpus_parsers(__doc__, file_example="queries or queries.json", jobs=JOBS)
     args = ap.parse_args(argv)
     return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 
 
 if __name__ == "__main__":
-    def _term(signum, frame):
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, _term)
-    sys.exit(main())
+    harness.run_main(main)

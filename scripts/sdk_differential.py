@@ -11,7 +11,9 @@ normalised into JSON and compared with what the official emulator gave.
     python3 scripts/sdk_differential.py compare --target-port 8080   # compare with recordings
     python3 scripts/sdk_differential.py live --target-port 8080      # compare with a live emulator
 
-Run it with a Python that has google-cloud-firestore (and firebase-admin) installed.
+Cases run concurrently, in worker processes (--jobs, default 16; each has its own project);
+output is in corpus order.  Run it with a Python that has google-cloud-firestore (and
+firebase-admin) installed.
 See docs/sdk-differential-testing.md for the case format and the normalisation.
 """
 
@@ -19,30 +21,28 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
+import functools
 import math
 import os
 import re
-import signal
-import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import differential  # noqa: E402
-from differential import OfficialEmulator as RESTOfficialEmulator, http, load_known, project_slug, select_cases, write_cases  # noqa: E402
+import harness  # noqa: E402
+from harness import SERVER_TIME, compact  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS_DIR = os.path.join(ROOT, "fixtures", "differential", "sdk")
-SERVER_TIME = "<server-time>"
-RECENT_WINDOW = dt.timedelta(days=3)
+CORPUS_DIR = os.path.join(harness.FIXTURES, "sdk")
 CASE_TIMEOUT = 90  # seconds for a whole case
 CALL_TIMEOUT = 30  # seconds for one RPC
+# Cases run in worker processes (the client's Python work holds the GIL; each process also has
+# its own FIRESTORE_EMULATOR_HOST and firebase-admin apps).  Much of a case's time is waiting
+# (lock timeouts, background ops settling, listeners), so more processes than cores pay off: on
+# 2 cores the whole corpus takes about 195 s with 4, 135 s with 8, 110 s with 16 and no less
+# with 24 (where it still passes), so 16 leaves a margin for timing-sensitive cases.
+JOBS = 16
 
 # Imported lazily so that `--help` works without the SDK.
 firestore = None
@@ -63,56 +63,15 @@ def _import_sdk():
 
 
 def load_corpus(only_files=None):
-    return differential.load_corpus(only_files, CORPUS_DIR, "ops", project_id)
+    return harness.load_corpus(CORPUS_DIR, only_files, "ops", project_id)
 
 
 def project_id(case_id: str) -> str:
-    return project_slug("sdk-", case_id)[:60].rstrip("-")
-
-
-
-# ---------------------------------------------------------------------------
-# HTTP helpers (clearing a project, loading rules)
-
-
-def clear_project(base, project):
-    return http(base, "DELETE", f"/emulator/v1/projects/{project}/databases/(default)/documents")
-
-
-def put_rules(base, project, content):
-    body = {"rules": {"files": [{"name": "firestore.rules", "content": content}]}}
-    return http(base, "PUT", f"/emulator/v1/projects/{project}:securityRules", body)
+    return harness.project_slug("sdk-", case_id)[:60].rstrip("-")
 
 
 # ---------------------------------------------------------------------------
 # Clients
-
-
-def _token_credentials_class():
-    from google.auth.credentials import Credentials
-
-    class TokenCredentials(Credentials):
-        def __init__(self, token):
-            super().__init__()
-            self.token = token
-
-        def refresh(self, request):
-            pass
-
-        @property
-        def expired(self):
-            return False
-
-        @property
-        def valid(self):
-            return True
-
-    return TokenCredentials
-
-
-def id_token(uid):
-    enc = lambda d: base64.urlsafe_b64encode(json.dumps(d).encode()).rstrip(b"=").decode()  # noqa: E731
-    return enc({"alg": "none", "typ": "JWT"}) + "." + enc({"sub": uid, "user_id": uid}) + "."
 
 
 class Clients:
@@ -123,50 +82,25 @@ class Clients:
         self._users = {}
         self._admin_app = None
         self._admin_client = None
-        os.environ["FIRESTORE_EMULATOR_HOST"] = host
-        self.owner = firestore.Client(project=project)
+        self.owner = harness.sdk_client(host, project)
 
     def get(self, op):
-        os.environ["FIRESTORE_EMULATOR_HOST"] = self.host
         if op.get("client") == "firebase-admin":
             return self.firebase_admin()
         uid = op.get("as")
         if uid is None:
             return self.owner
-        if uid not in self._users:
-            creds = _token_credentials_class()(id_token(uid))
-            c = firestore.Client(project=self.project, credentials=creds)
-            metadata = [(k, v) for k, v in c._rpc_metadata if k != "authorization"]
-            if uid:  # "as": "" means no Authorization header at all
-                metadata.append(("authorization", "Bearer " + id_token(uid)))
-            c._rpc_metadata_internal = metadata
-            self._users[uid] = c
+        if uid not in self._users:  # "as": "" means no Authorization header at all
+            self._users[uid] = harness.sdk_client(self.host, self.project, uid)
         return self._users[uid]
 
     def firebase_admin(self):
         if self._admin_client is None:
-            import firebase_admin
-            from firebase_admin import credentials as fa_credentials
-            from firebase_admin import firestore as fa_firestore
-            from google.auth.credentials import AnonymousCredentials
-
-            class Anonymous(fa_credentials.Base):
-                def get_credential(self):
-                    return AnonymousCredentials()
-
-            name = f"sdkdiff-{self.project}-{time.time_ns()}"
-            self._admin_app = firebase_admin.initialize_app(Anonymous(), {"projectId": self.project}, name=name)
-            self._admin_client = fa_firestore.client(self._admin_app)
+            self._admin_app, self._admin_client = harness.firebase_admin_client(self.host, self.project)
         return self._admin_client
 
     def close(self):
-        for c in [self.owner, self._admin_client, *self._users.values()]:
-            if c is None:
-                continue
-            try:
-                c._firestore_api._transport.grpc_channel.close()
-            except Exception:  # noqa: BLE001 - best effort
-                pass
+        # the gRPC channel is the process's (harness.sdk_client), kept for the next case
         if self._admin_app is not None:
             import firebase_admin
 
@@ -234,19 +168,13 @@ def decode_value(v, client):
 # Normalisation: Python SDK results -> JSON
 
 
-def _recent(t):
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=dt.timezone.utc)
-    return abs(t - dt.datetime.now(dt.timezone.utc)) < RECENT_WINDOW
-
-
 def norm_time(t):
     """Server times (write results, snapshot times, REQUEST_TIME values) become a marker."""
     if t is None:
         return None
     if hasattr(t, "ToDatetime"):  # protobuf Timestamp
         t = t.ToDatetime(tzinfo=dt.timezone.utc)
-    if _recent(t):
+    if harness.is_recent(t):
         return SERVER_TIME
     if hasattr(t, "rfc3339"):
         return t.rfc3339()
@@ -319,17 +247,11 @@ def norm_error(e):
     return out
 
 
-VERSION_RE = re.compile(r"(?<!\d)\d{16}(?!\d)")
-
-
 def scrub_message(text):
     """Messages are recorded for the reader, not compared; unstable bits are still replaced so
     that re-recording leaves the files unchanged: object addresses and recent versions
     (microseconds since the epoch) that the official emulator quotes."""
-    text = re.sub(r" at 0x[0-9a-f]+>", " at 0x...>", text)
-    now = time.time() * 1e6
-    window = RECENT_WINDOW.total_seconds() * 1e6
-    return VERSION_RE.sub(lambda m: "<version>" if abs(int(m.group(0)) - now) < window else m.group(0), text)
+    return harness.scrub_versions(re.sub(r" at 0x[0-9a-f]+>", " at 0x...>", text))
 
 
 # ---------------------------------------------------------------------------
@@ -512,7 +434,7 @@ def resolve_captures(op, ctx):
 def run_op(op, ctx):
     kind = op["op"]
     if kind == "rules":
-        status, _ = put_rules(ctx.base, ctx.project, op["content"])
+        status, _ = harness.put_rules(ctx.base, ctx.project, op["content"])
         return {"rulesLoaded": status == 200}
     client = ctx.clients.get(op)
     op = resolve_captures(op, ctx)
@@ -736,13 +658,16 @@ def run_listen(op, client, ctx):
         )
     else:
         watch = build_query(op, client).on_snapshot(on_snapshot)
+    threads = set()  # every consumer thread seen: the only threads that call back
     try:
         want = 1
         for step in [None] + op.get("then", []):
             if step is not None:
                 run_op(step, ctx)
+            deadline = time.monotonic() + 10
             with cond:
-                cond.wait_for(lambda: len(events) >= want, timeout=10)
+                while len(events) < want and time.monotonic() < deadline and not listener_ended(watch, threads):
+                    cond.wait(min(0.05, max(0.0, deadline - time.monotonic())))
             if len(events) < want:
                 return {"events": events, "error": {"class": "Timeout", "message": "no snapshot within 10 s"}}
             want += 1
@@ -751,11 +676,26 @@ def run_listen(op, client, ctx):
     return {"events": events}
 
 
+def listener_ended(watch, threads):
+    """True once the Python client's Watch can never call back again, so that waiting the rest of
+    the 10 s for a snapshot cannot change the outcome: no consumer thread (the only threads that
+    call back; `threads` collects those seen) is alive, and the watch is closed (which drops the
+    callback for good) or its consumer thread has ended (the server ended the target: the client
+    raises on the consumer thread, which exits, and nothing restarts it)."""
+    consumer = watch._consumer
+    current = getattr(consumer, "_thread", None) if consumer is not None else None
+    if current is not None:
+        threads.add(current)
+    if any(t.is_alive() for t in threads):
+        return False
+    return watch._closed or current is not None
+
+
 def run_case(host, base, case):
     """Runs a case on one target; returns the list of normalised op results."""
     _import_sdk()
     project = project_id(case["id"])
-    status, text = clear_project(base, project)
+    status, text = harness.clear_project(base, project)
     if status == 0:
         raise ConnectionError(text)
     results = []
@@ -785,21 +725,9 @@ def run_case(host, base, case):
 # Comparison
 
 
-def strip_messages(v):
-    if isinstance(v, dict):
-        return {k: strip_messages(x) for k, x in v.items() if k != "message"}
-    if isinstance(v, list):
-        return [strip_messages(x) for x in v]
-    return v
-
-
 def diff(exp, got):
     """Structural differences; key order ignored, list order significant, types strict."""
-    return differential.diff(exp, got, width=100, exact=True)
-
-
-def compact(v, limit=400):
-    return differential.compact(v, limit)
+    return harness.diff(exp, got, width=100, exact=True)
 
 
 def op_summary(op):
@@ -807,129 +735,123 @@ def op_summary(op):
     return compact(o, 300)
 
 
-COMPARE_ALL_MESSAGES = False  # --all-messages: compare every error message, not only marked ones
-
-
-def report_case(case, results, expected, prefix):
+def report_case(case, results, expected, prefix, all_messages=False):
     ok = True
     for i, (op, got, exp) in enumerate(zip(case["ops"], results, expected)):
         if exp is None:
             print(f"{prefix} {case['id']} op {i + 1} {op['op']}: no recorded expectation (run `record`)")
             ok = False
             continue
-        cm = COMPARE_ALL_MESSAGES or op.get("compareMessage", case.get("compareMessage", False))
-        e, g = (exp, got) if cm else (strip_messages(exp), strip_messages(got))
+        cm = all_messages or op.get("compareMessage", case.get("compareMessage", False))
+        e, g = (exp, got) if cm else (harness.strip_messages(exp), harness.strip_messages(got))
         d = diff(e, g)
         if d:
             ok = False
             print(
                 f"{prefix} {case['id']} op {i + 1} {op['op']} | diff: {'; '.join(d)} | {op_summary(op)}"
-                f" | expected {compact(exp)} | got {compact(got)}"
+                f" | expected {compact(exp, 400)} | got {compact(got, 400)}"
             )
     return ok
 
 
+def cost(case):
+    """A rough guess of a case's time in seconds, so that the slow cases start first: waits the
+    recording shows (a listener's 10 s without a snapshot, a 2 s lock timeout), background ops'
+    settleMs, and long arrays (a million elements take the client and the server many seconds)."""
+    total = 0.02
 
-def target_of(args):
-    if getattr(args, "target_port", None):
-        return f"127.0.0.1:{args.target_port}", f"http://127.0.0.1:{args.target_port}"
-    url = args.target.rstrip("/")
-    if "://" not in url:
-        url = "http://" + url
-    return urllib.parse.urlparse(url).netloc, url
+    def walk(v):
+        nonlocal total
+        if isinstance(v, dict):
+            rep = v.get("$repeat")
+            if len(v) == 1 and isinstance(rep, list) and len(rep) == 2 and isinstance(rep[0], list):
+                total += int(rep[1]) * len(rep[0]) / 40000
+            if v.get("op") == "background":
+                total += v.get("settleMs", 500) / 1000
+            for k, x in v.items():
+                if k == "expect":
+                    text = str(x)
+                    total += 10 * text.count("no snapshot within 10 s") + 2 * text.count("lock timeout")
+                else:
+                    walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(case["ops"])
+    return total
 
 
-def compare_all(host, base, args, expected_for):
-    cases = list(select_cases(load_corpus(args.file), args))
-    known = load_known(getattr(args, "known", None))
-    status, body = http(base, "GET", "/", timeout=10)
-    if status == 0:
-        print(f"ERROR: target {base} is not reachable: {body}")
-        print(f"0 passed, {len(cases)} failed")
-        return 1
-    tally = differential.Tally(known)
-    for _, case in cases:
-        results = run_case(host, base, case)
-        expected = expected_for(case)
+# Workers: module-level functions, so that the process pool can send them to its workers.
+
+
+def _compare_job(host, base, case):
+    return run_case(host, base, case), [op.get("expect") for op in case["ops"]]
+
+
+def _live_job(host, base, case, emu_host, emu_base):
+    got = run_case(host, base, case)
+    return got, run_case(emu_host, emu_base, case)
+
+
+def compare_all(args, run):
+    """run(case) -> (results, expectations), in a worker process."""
+    host, base = harness.target_of(args)
+    cases = [c for _, c in harness.select_cases(load_corpus(args.file), args)]
+    all_messages = getattr(args, "all_messages", False)
+
+    def report(case, outcome, prefix):
+        results, expected = outcome
         if args.verbose:
             print(f"RUN {case['id']}", file=sys.stderr)
-        tally.record(case, report_case(case, results, expected, tally.prefix(case)))
-    return tally.finish()
+        return report_case(case, results, expected, prefix, all_messages)
+
+    return harness.compare_corpus(cases, args, base, functools.partial(run, host, base), report,
+                                  processes=True, initializer=_import_sdk, cost=cost)
 
 
 def cmd_compare(args):
-    host, base = target_of(args)
-    return compare_all(host, base, args, lambda case: [op.get("expect") for op in case["ops"]])
+    return compare_all(args, _compare_job)
 
 
 def cmd_live(args):
-    host, base = target_of(args)
-    with OfficialEmulator(args.emulator_port) as emu:
+    with harness.OfficialEmulator(args.emulator_port) as emu:
         if emu.base is None:
             return 0
-        return compare_all(host, base, args, lambda case: run_case(emu.host, emu.base, case))
+        return compare_all(args, functools.partial(_live_job, emu_host=emu.host, emu_base=emu.base))
 
 
 def cmd_record(args):
-    with OfficialEmulator(args.emulator_port, args.emulator_url) as emu:
+    with harness.OfficialEmulator(args.emulator_port, args.emulator_url) as emu:
         if emu.base is None:
             return 0
-        n = 0
-        for path, cases in load_corpus(args.file):
-            touched = False
-            for case in cases:
-                if args.case and not any(c in case["id"] for c in args.case):
-                    continue
-                for op, res in zip(case["ops"], run_case(emu.host, emu.base, case)):
-                    op["expect"] = res
-                touched = True
-                n += 1
-            if touched:
-                write_cases(path, cases)
+
+        def store(case, results):
+            if args.verbose:
+                print(f"RUN {case['id']}", file=sys.stderr)
+            for op, res in zip(case["ops"], results):
+                op["expect"] = res
+            return True
+
+        n, _ = harness.record_corpus(load_corpus(args.file), args, functools.partial(run_case, emu.host, emu.base),
+                                     store, processes=True, initializer=_import_sdk, cost=cost)
         print(f"recorded {n} cases from the official emulator")
         return 0
 
 
-# ---------------------------------------------------------------------------
-# Official emulator lifecycle
-
-
-class OfficialEmulator(RESTOfficialEmulator):
-    """The REST harness's emulator lifecycle (its own process group, killed at the end), or a
-    running emulator (`--emulator-url`); `host` is what FIRESTORE_EMULATOR_HOST needs."""
-
-    def __init__(self, port=None, url=None):
-        super().__init__(port)
-        self.url, self.host = url, None
-
-    def __enter__(self):
-        if self.url:
-            self.base = self.url.rstrip("/")
-        else:
-            super().__enter__()
-        if self.base:
-            self.host = urllib.parse.urlparse(self.base).netloc
-        return self
-
-
 def main(argv=None):
-    ap, parsers = differential.corpus_parsers(__doc__, file_example="queries", port_target=True)
+    ap, parsers = harness.corpus_parsers(__doc__, file_example="queries", port_target=True, jobs=JOBS,
+                                         jobs_why=", in worker processes")
     parsers["record"].add_argument("--emulator-url", help="record from an official emulator that is already running")
     for p in parsers.values():
-        p.add_argument("-v", "--verbose", action="store_true", help="print each case id to stderr as it runs")
+        p.add_argument("-v", "--verbose", action="store_true", help="print each case id to stderr as it is reported")
     for name in ("compare", "live"):
         parsers[name].add_argument("--all-messages", action="store_true",
                                    help="compare every error message (by default only cases marked compareMessage)")
     args = ap.parse_args(argv)
-    global COMPARE_ALL_MESSAGES
-    COMPARE_ALL_MESSAGES = getattr(args, "all_messages", False)
     _import_sdk()
     return {"record": cmd_record, "compare": cmd_compare, "live": cmd_live}[args.cmd](args)
 
 
 if __name__ == "__main__":
-    def _term(signum, frame):
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, _term)
-    sys.exit(main())
+    harness.run_main(main)

@@ -53,6 +53,7 @@ enum RulesHTTPBenchmark {
         }
         _ = try await call("POST", "/v1/\(documents):commit", #"{"writes":[\#(writes.joined(separator: ","))]}"#)
 
+        try singleConnection(port: port, requests: 5000)
         // Warm up, then alternate rounds so drift in the machine's speed hits both sides alike.
         _ = try throughput(port: port, token: "owner", requests: 2000, connections: connections)
         _ = try throughput(port: port, token: aliceToken, requests: 2000, connections: connections)
@@ -66,6 +67,25 @@ enum RulesHTTPBenchmark {
         let gated = Double(rounds * per) / gatedSeconds
         print(String(format: "REST point reads, %d keep-alive connections: ungated (Bearer owner) %.0f/s; rules-gated (client JWT, tasks.rules) %.0f/s; ratio %.2f",
                      connections, ungated, gated, gated / ungated))
+    }
+
+    /// REST GET latency and rate on one keep-alive connection (the path every HTTP/1 request
+    /// takes through the listener, the router and the engine).
+    static func singleConnection(port: Int, requests: Int) throws {
+        let connection = try Connection(port: port)
+        let path = "/v1/projects/\(project)/databases/(default)/documents/tasks/t1"
+        for _ in 0..<500 { _ = try connection.get(path, authorization: "Bearer owner") }
+        var samples: [Double] = []
+        samples.reserveCapacity(requests)
+        let start = monotonicNanos()
+        for _ in 0..<requests {
+            let t0 = monotonicNanos()
+            guard try connection.get(path, authorization: "Bearer owner") == 200 else { throw Failure(description: "GET \(path) failed") }
+            samples.append(Double(monotonicNanos() - t0))
+        }
+        let rate = Double(requests) / (Double(monotonicNanos() - start) / 1e9)
+        print(String(format: "REST GET of one document, one keep-alive connection, %d requests: p50 %@, p99 %@; %.0f/s", requests,
+                     ms(percentile(samples, 0.5)), ms(percentile(samples, 0.99)), rate))
     }
 
     struct Failure: Error, CustomStringConvertible {

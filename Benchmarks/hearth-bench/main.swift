@@ -2,8 +2,10 @@
 // the latency of an equality + orderBy + limit 10 query on collections of 1k, 10k and 100k.
 //
 // Usage: hearth-bench [--hearth PATH] [--sizes 1000,10000,100000]
+//        hearth-bench --only indexes    (µs per cached and uncached composite-index verdict)
 // Build both in release first: swift build -c release --product hearth --product hearth-bench
 import FirestoreEngine
+import FirestoreIndexes
 import FirestoreModel
 import FirestoreQuery
 import FirestoreStorage
@@ -200,6 +202,14 @@ func engineBatchCommit() async throws {
     print("engine commit of 500 new documents (in memory): p50 \(ms(percentile(samples, 0.5)))")
 }
 
+if argument("--only") == "indexes" {
+    try IndexVerdictBenchmark.run()
+    exit(0)
+}
+if argument("--only") == "queries" {
+    try await QueryGrowthBenchmark.run(small: Int(argument("--small") ?? "1000") ?? 1000, large: Int(argument("--large") ?? "50000") ?? 50_000)
+    exit(0)
+}
 if argument("--only") == "batch" {
     try await engineBatchCommit()
     try await GRPCCommitBenchmark.run()
@@ -228,6 +238,7 @@ if FileManager.default.isExecutableFile(atPath: hearthPath) {
     print("(no hearth binary at \(hearthPath): start-up, RSS and REST figures skipped)")
 }
 try await engineLatencies(sizes: sizes)
+try await QueryGrowthBenchmark.run()
 try await ListenBenchmark.rules(count: 5000)
 try await ListenBenchmark.run(count: Int(argument("--listen-docs") ?? "100000") ?? 100_000)
 try await DatabaseBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil)

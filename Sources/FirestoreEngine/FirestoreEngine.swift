@@ -16,6 +16,8 @@ package final class FirestoreEngine: Sendable {
     package let ids: any IDGenerator
     /// The security rules in force, per project.
     package let rules = RulesRegistry()
+    /// The composite-index requirements in force, and what queries needed.
+    package let indexes = IndexRegistry()
     private let transactions = Mutex<[DatabaseID: TransactionRegistry]>([:])
 
     /// How far back reads at a past time may go.
@@ -171,9 +173,17 @@ package final class FirestoreEngine: Sendable {
         return (docs, at)
     }
 
-    /// Runs a query; results are in the query's order, with offset and limit applied.
+    /// Runs a query; results are in the query's order, with offset and limit applied. A query
+    /// no index serves is refused first, in the strict index mode (``IndexRegistry``).
     package func runQuery(_ query: Query, consistency: ReadConsistency = .current,
                           identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
+        try indexes.check(query)
+        return try await execute(query, consistency: consistency, identity: identity)
+    }
+
+    /// Runs a query whose index verdict has been given.
+    private func execute(_ query: Query, consistency: ReadConsistency,
+                         identity: Identity) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
         let db = query.database
         let (readTime, txn) = try readTime(for: consistency, in: db)
         // A query in a read-write transaction locks its collection ID (in every parent).
@@ -198,12 +208,14 @@ package final class FirestoreEngine: Sendable {
     /// Runs an aggregation over a query's results.
     package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current,
                                 identity: Identity = .admin) async throws(FirestoreError) -> (result: [FieldName: Value], readTime: Timestamp) {
+        // The index an aggregation needs is its query's, with its sum and avg fields.
+        try indexes.check(query, aggregatedFields: aggregator.aggregatedFields)
         var q = try query.forAggregating(aggregator.aggregatedFields)
         if let bound = aggregator.documentBound {
             let cap = Int(clamping: bound)
             q.limit = q.limit.map { min($0, cap) } ?? cap
         }
-        let (docs, readTime) = try await runQuery(q, consistency: consistency, identity: identity)
+        let (docs, readTime) = try await execute(q, consistency: consistency, identity: identity)
         return (aggregator.result(over: docs), readTime)
     }
 
@@ -236,6 +248,7 @@ package final class FirestoreEngine: Sendable {
 
     /// A query's results and the commit time they reflect, read in one snapshot (rules checked).
     package func snapshot(_ query: Query, identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], commitTime: Timestamp) {
+        try indexes.check(query)
         let db = query.database
         try prepareIndex(for: query)
         let ruleset = gate(identity, db)

@@ -114,8 +114,10 @@ package struct FirestoreRESTService: Sendable {
         if parts.count == 4, parts[2] == "projects", let colon = parts[3].firstIndex(of: ":") {
             let project = String(parts[3][..<colon])
             let verb = String(parts[3][parts[3].index(after: colon)...])
+            if r.method == "GET", verb == "indexUsage" { return indexUsage(project: project) }
             return try await rulesRoute(r, project: project, verb: verb)
         }
+        if r.method == "GET", parts.count == 3, parts[2] == "indexSuggestions" { return indexSuggestions(r) }
         // emulator v1 projects {p} databases {d} documents
         if r.method == "DELETE", parts.count == 7, parts[2] == "projects", parts[4] == "databases", parts[6] == "documents" {
             let db = DatabaseID(project: parts[3], database: parts[5])

@@ -83,6 +83,7 @@ struct QueryPlan {
         let startValue = query.startAt?.values.first
         let endValue = query.endAt?.values.first
         let (lowerCursor, upperCursor) = first.direction == .ascending ? (startValue, endValue) : (endValue, startValue)
+        let filterBounds = Self.bounds(on: first.field, in: query.filter)
         if first.field.isDocumentName {
             var conditions: [String] = []
             var args: StatementArguments = []
@@ -107,27 +108,57 @@ struct QueryPlan {
             drivesByField = false
             usesFieldEntries = !probes.isEmpty
         } else {
-            var conditions = ["f.field = CAST(? AS TEXT)"]
-            var args: StatementArguments = [Self.text(first.field.canonical)]
-            if let lowerCursor {
-                conditions.append("f.value >= ?")
-                args += [Data(IndexKey.encode(lowerCursor))]
+            // The scan starts at the highest lower bound and stops before the lowest upper bound
+            // that the cursors and the filters on the first ordered field give, and skips the
+            // values a `!=` or `not-in` on it excludes (every candidate is still checked
+            // against the whole query).
+            var lower = filterBounds.lower
+            var upper = filterBounds.upper
+            if let lowerCursor { lower = Self.max(lower, IndexKey.encode(lowerCursor)) }
+            if let upperCursor { upper = Self.min(upper, IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor))) }
+            let excluded = Self.excludedKeys(on: first.field, in: query.filter)
+            if !excluded.isEmpty {
+                // `!=` and `not-in` never match null.
+                lower = Self.max(lower, IndexKey.upperBound(ofPrefix: IndexKey.encode(.null)))
             }
-            if let upperCursor {
-                conditions.append("f.value < ?")
-                args += [Data(IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor)))]
+            var segments: [(lower: [UInt8]?, upper: [UInt8]?)] = []
+            var start = lower
+            for key in excluded {
+                if let upper, !key.lexicographicallyPrecedes(upper) { break }
+                if let s = start, key.lexicographicallyPrecedes(s) { continue }
+                segments.append((start, key))
+                start = IndexKey.upperBound(ofPrefix: key)
             }
+            segments.append((start, upper))
+            var probeConditions: [String] = []
+            var probeArgs: StatementArguments = []
             for (field, value) in probes {
-                conditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = f.parent AND e.field = CAST(? AS TEXT) AND e.value = ? AND e.path_key = f.path_key)")
-                args += [Self.text(field), value]
+                probeConditions.append("EXISTS (SELECT 1 FROM field_entry e WHERE e.parent = f.parent AND e.field = CAST(? AS TEXT) AND e.value = ? AND e.path_key = f.path_key)")
+                probeArgs += [Self.text(field), value]
             }
             // Only index columns here: each candidate's document is loaded after the probes pass.
-            // Two arms are merged in order (SQLite's MERGE of sorted scans, no sort).
-            let arms = scope.arms("f")
-            sql = arms.map { arm, _ in
-                "SELECT f.doc, f.value, f.path_key FROM field_entry f WHERE \(arm) AND \(conditions.joined(separator: " AND "))"
-            }.joined(separator: " UNION ALL ") + " ORDER BY 2 \(direction), 3 \(direction)"
-            arguments = arms.reduce(into: StatementArguments()) { all, arm in all += arm.1 + args }
+            // The arms (scope parts × value segments) are merged in order (SQLite's MERGE of
+            // sorted scans, no sort).
+            var selects: [String] = []
+            var all: StatementArguments = []
+            for (arm, armArgs) in scope.arms("f") {
+                for segment in segments {
+                    var conditions = [arm, "f.field = CAST(? AS TEXT)"]
+                    var args = armArgs + [Self.text(first.field.canonical)]
+                    if let l = segment.lower {
+                        conditions.append("f.value >= ?")
+                        args += [Data(l)]
+                    }
+                    if let u = segment.upper {
+                        conditions.append("f.value < ?")
+                        args += [Data(u)]
+                    }
+                    selects.append("SELECT f.doc, f.value, f.path_key FROM field_entry f WHERE " + (conditions + probeConditions).joined(separator: " AND "))
+                    all += args + probeArgs
+                }
+            }
+            sql = selects.joined(separator: " UNION ALL ") + " ORDER BY 2 \(direction), 3 \(direction)"
+            arguments = all
             drivesByField = true
             usesFieldEntries = true
         }
@@ -139,6 +170,82 @@ struct QueryPlan {
 
     static func key(_ name: String) -> ResourcePath? {
         try? DatabaseID.parse(resourceName: name).1
+    }
+
+    /// The range of index keys the filter allows for `field`, from its top-level (ANDed) filters
+    /// on it: equality, the four range operators (within the operand's type, as Firestore's
+    /// ranges are), `IS NULL`. Bounds are inclusive below and exclusive above; nil is open.
+    static func bounds(on field: FieldPath, in filter: Filter?) -> (lower: [UInt8]?, upper: [UInt8]?) {
+        var lower: [UInt8]?, upper: [UInt8]?
+        func constrain(_ f: Filter) {
+            switch f {
+            case .field(let path, let op, let value) where path == field && !path.isDocumentName && !value.isNaN:
+                let key = IndexKey.encode(value)
+                guard let tag = key.first else { return }
+                switch op {
+                case .equal:
+                    lower = max(lower, key)
+                    upper = min(upper, IndexKey.upperBound(ofPrefix: key))
+                case .greaterThan, .greaterThanOrEqual:
+                    lower = max(lower, key)
+                    upper = min(upper, [tag + 1])
+                case .lessThan, .lessThanOrEqual:
+                    lower = max(lower, [tag])
+                    upper = min(upper, IndexKey.upperBound(ofPrefix: key))
+                default:
+                    break
+                }
+            case .unary(let path, .isNull) where path == field:
+                let key = IndexKey.encode(.null)
+                lower = max(lower, key)
+                upper = min(upper, IndexKey.upperBound(ofPrefix: key))
+            case .composite(.and, let children):
+                children.forEach(constrain)
+            default:
+                break
+            }
+        }
+        if let filter { constrain(filter) }
+        return (lower, upper)
+    }
+
+    /// The index keys a top-level `!=` or `not-in` on `field` excludes, ascending. A value
+    /// holding NaN excludes nothing: NaN equals nothing, so `!= NaN` and `not-in [NaN]` keep the
+    /// documents whose value is NaN (as Firestore does).
+    static func excludedKeys(on field: FieldPath, in filter: Filter?) -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        func holdsNaN(_ value: Value) -> Bool {
+            switch value {
+            case .double(let d): d.isNaN
+            case .array(let values): values.contains(where: holdsNaN)
+            case .map(let fields): fields.values.contains(where: holdsNaN)
+            default: false
+            }
+        }
+        func collect(_ f: Filter) {
+            switch f {
+            case .field(let path, .notEqual, let value) where path == field && !path.isDocumentName:
+                if !holdsNaN(value) { keys.append(IndexKey.encode(value)) }
+            case .field(let path, .notIn, .array(let values)) where path == field && !path.isDocumentName:
+                keys += values.filter { !holdsNaN($0) }.map(IndexKey.encode)
+            case .composite(.and, let children):
+                children.forEach(collect)
+            default:
+                break
+            }
+        }
+        if let filter { collect(filter) }
+        return Array(Set(keys)).sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    static func max(_ a: [UInt8]?, _ b: [UInt8]) -> [UInt8] {
+        guard let a else { return b }
+        return a.lexicographicallyPrecedes(b) ? b : a
+    }
+
+    static func min(_ a: [UInt8]?, _ b: [UInt8]) -> [UInt8] {
+        guard let a else { return b }
+        return a.lexicographicallyPrecedes(b) ? a : b
     }
 
     /// Top-level equality constraints (`field == v`, `field IS NULL`) usable as index probes.

@@ -22,13 +22,35 @@ extension StoreSession {
             let indexed = try !query.collectionID.isEmpty && hasEntries(of: query.collectionID)
             if !indexed { return try scanQuery(query) }
         }
+        let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
         var collected: [Document] = []
         var lastOrderKey: Data?
+        // Candidates come in the first order's order, ties by name in its direction: when the
+        // query orders by nothing else (but the name, that way), the first `needed` are the answer.
+        let order = query.orderBy
+        let candidatesInFullOrder = order.count == 1 || (order.count == 2 && order[1].field.isDocumentName && order[1].direction == order[0].direction)
+        /// Takes candidates in the first order's order; false once enough are taken (the rest
+        /// of a tie on the first ordered value is taken too when later orders may prefer them).
+        func take(_ document: Document, orderKey: Data?) -> Bool {
+            if let needed, collected.count >= needed, candidatesInFullOrder || orderKey == nil || orderKey != lastOrderKey { return false }
+            if query.matches(document) {
+                collected.append(document)
+                lastOrderKey = orderKey
+            }
+            return true
+        }
+        // An equality on another field than the first ordered one that few documents meet is
+        // cheaper to start from: its documents, sorted here, instead of the ordered field's
+        // index probed one entry at a time (which costs the more, the rarer the equality).
+        if plan.drivesByField, query.findNearest == nil,
+           let candidates = try candidatesMeetingEquality(of: query, atMost: Self.equalityDriveLimit) {
+            for (document, orderKey) in candidates {
+                if !take(document, orderKey: orderKey) { break }
+            }
+            return query.arrange(collected)
+        }
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
-        let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
         while let row = try cursor.next() {
-            let orderKey: Data? = plan.drivesByField ? row[1] : nil
-            if let needed, collected.count >= needed, orderKey == nil || orderKey != lastOrderKey { break }
             let document: Document
             if plan.drivesByField {
                 let id: Int64 = row[0]
@@ -37,11 +59,46 @@ extension StoreSession {
             } else {
                 document = try Self.document(from: row)
             }
-            guard query.matches(document) else { continue }
-            collected.append(document)
-            lastOrderKey = orderKey
+            if !take(document, orderKey: plan.drivesByField ? row[1] : nil) { break }
         }
         return query.arrange(collected)
+    }
+
+    /// The most documents an equality may match for a query to start from them. Loading each
+    /// costs a few microseconds; the ordered field's scan costs about limit × documents ÷
+    /// matches index probes, so it wins for common values. At this bound either plan's worst
+    /// case stays within milliseconds for collections of a million documents.
+    package static let equalityDriveLimit = 1_000
+
+    /// The documents meeting the query's first top-level equality on another field than its
+    /// first ordered one, with their index keys of the ordered field, in the first order's
+    /// order (ties by name); nil when there is no such equality, or when more than `limit`
+    /// documents meet it. (A document without the ordered field is left out: it cannot match.)
+    func candidatesMeetingEquality(of query: Query, atMost limit: Int) throws -> [(Document, Data)]? {
+        let first = query.orderBy[0]
+        guard let (field, value) = QueryPlan.equalities(query.filter).first(where: { $0.0 != first.field }) else { return nil }
+        var ids: [Int64] = []
+        for (condition, arguments) in QueryPlan.Scope(query: query).arms("f") {
+            let statement = try db.cachedStatement(sql: """
+                SELECT f.doc FROM field_entry f WHERE \(condition) AND f.field = CAST(? AS TEXT) AND f.value = ? LIMIT ?
+                """)
+            ids += try Int64.fetchAll(statement, arguments: arguments + [QueryPlan.text(field.canonical), Data(IndexKey.encode(value)), limit + 1 - ids.count])
+            if ids.count > limit { return nil }
+        }
+        let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
+        var candidates: [(document: Document, orderKey: Data, pathKey: [UInt8])] = []
+        for id in ids {
+            guard let row = try Row.fetchOne(load, arguments: [id]) else { continue }
+            let document = try Self.document(from: row)
+            guard let ordered = document.value(at: first.field) else { continue }
+            candidates.append((document, Data(IndexKey.encode(ordered)), IndexKey.encode(path: document.key)))
+        }
+        let ascending = first.direction == .ascending
+        candidates.sort { a, b in
+            let (x, y) = ascending ? (a, b) : (b, a)
+            return x.orderKey == y.orderKey ? x.pathKey.lexicographicallyPrecedes(y.pathKey) : x.orderKey.lexicographicallyPrecedes(y.orderKey)
+        }
+        return candidates.map { ($0.document, $0.orderKey) }
     }
 
     /// Runs a query by reading every document in its scope and evaluating it in memory.

@@ -30,9 +30,9 @@ struct DatabaseServer: Sendable {
     func run(onBound: @escaping @Sendable (Int) async -> Void) async throws {
         var watch: Task<Void, Never>?
         if let file = settings.rulesFile {
-            let watcher = DatabaseRulesWatcher(file: file, service: service, report: report)
-            watcher.load()
-            watch = Task { await watcher.watch() }
+            let watched = DatabaseRulesFile.watched(file, service: service, report: report)
+            _ = watched.load()
+            watch = Task { await watched.watch() }
         } else {
             report("hearth: no Realtime Database rules loaded: every client read and write is allowed. Load rules with --database-rules FILE or PUT /.settings/rules.json.")
         }
@@ -77,43 +77,6 @@ struct DatabaseServer: Sendable {
                 }
                 defer { reader.cancel() }
                 await connection.run(frames: texts) { text in try await outbound.write(.text(text)) }
-            }
-        }
-    }
-}
-
-/// Loads the `--database-rules` file into every namespace without rules of its own, and again
-/// whenever it changes; a version that does not compile is reported and the previous rules stay.
-struct DatabaseRulesWatcher: Sendable {
-    let file: URL
-    let service: DatabaseService
-    let report: @Sendable (String) -> Void
-
-    @discardableResult
-    func load() -> Bool {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            report("hearth: cannot read database rules file \(file.path)")
-            return false
-        }
-        switch DatabaseRuleset.compile(text) {
-        case .success(let rules):
-            service.setFileRules(rules)
-            return true
-        case .failure(let errors):
-            report("hearth: \(file.path) does not compile; the previous database rules stay in force:\n\(errors)")
-            return false
-        }
-    }
-
-    func watch(interval: Duration = .milliseconds(250)) async {
-        func stamp() -> Date? { (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date }
-        var last = stamp()
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            let now = stamp()
-            if now != last {
-                last = now
-                if load() { report("hearth: reloaded database rules from \(file.path)") }
             }
         }
     }

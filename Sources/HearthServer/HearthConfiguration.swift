@@ -1,4 +1,5 @@
 package import Foundation
+package import FirestoreEngine
 
 /// How `hearth start` runs: where it listens and where data lives.
 package struct HearthConfiguration: Sendable {
@@ -8,6 +9,10 @@ package struct HearthConfiguration: Sendable {
     package var dataDirectory: URL?
     /// A rules file applied to every project without rules of its own; reloaded when it changes.
     package var rulesFile: URL?
+    /// `firestore.indexes.json`: the composite indexes queries may use; reloaded when it changes.
+    package var indexesFile: URL?
+    /// How queries no index serves are treated; nil: strict with an indexes file, else off.
+    package var indexMode: IndexRegistry.Mode?
     /// The Realtime Database's port (0 picks a free one); nil serves no Realtime Database.
     package var database: DatabaseSettings?
 
@@ -26,13 +31,19 @@ package struct HearthConfiguration: Sendable {
         }
     }
 
-    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil, database: DatabaseSettings? = nil) {
+    package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil,
+                 indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil, database: DatabaseSettings? = nil) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.rulesFile = rulesFile
+        self.indexesFile = indexesFile
+        self.indexMode = indexMode
         self.database = database
     }
+
+    /// The index mode in force: as given, or strict when there is an indexes file.
+    package var effectiveIndexMode: IndexRegistry.Mode { indexMode ?? (indexesFile == nil ? .off : .strict) }
 
     /// The default data directory: `.hearth/` in the working directory.
     package static var defaultDataDirectory: URL {

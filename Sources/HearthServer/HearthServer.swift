@@ -31,15 +31,23 @@ package struct HearthServer: Sendable {
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
                      onDatabaseRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var watchTask: Task<Void, Never>?
+        var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
-            let watcher = RulesFileWatcher(file: rulesFile, registry: engine.rules, report: report)
-            watcher.load()
-            watchTask = Task { await watcher.watch() }
+            let file = RulesFile.watched(rulesFile, registry: engine.rules, report: report)
+            _ = file.load()
+            watched.append(file)
         } else {
             report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
         }
-        defer { watchTask?.cancel() }
+        engine.indexes.mode = configuration.effectiveIndexMode
+        engine.indexes.report(to: report)
+        if let indexesFile = configuration.indexesFile {
+            let file = IndexesFile.watched(indexesFile, registry: engine.indexes, report: report)
+            guard file.load() else { throw HearthServerError.badIndexesFile(indexesFile.path) }
+            watched.append(file)
+        }
+        let watchTasks = watched.map { file in Task { await file.watch() } }
+        defer { for task in watchTasks { task.cancel() } }
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
         // loads the gRPC stack (faster start, smaller idle memory).
         let grpc = LazyGRPCServer(service: FirestoreGRPCService(engine: engine))
@@ -109,8 +117,16 @@ extension HearthServer {
     }
 }
 
-enum HearthServerError: Error {
+enum HearthServerError: Error, CustomStringConvertible {
     case couldNotStart
+    case badIndexesFile(String)
+
+    var description: String {
+        switch self {
+        case .couldNotStart: "Hearth could not start."
+        case .badIndexesFile(let path): "\(path) has errors (above); fix it and start again."
+        }
+    }
 }
 
 enum FirestoreGRPCLimits {

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FirestoreEngine
+import FirestoreIndexes
 import HearthServer
 import NIOCore
 import NIOPosix
@@ -23,7 +28,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A local Firebase emulator: Cloud Firestore and the Realtime Database on SQLite.",
-        subcommands: [Start.self],
+        subcommands: [Start.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }
@@ -43,13 +48,19 @@ struct Start: AsyncParsableCommand {
     @Flag(help: "Keep all data in memory; nothing is written to disk.")
     var ephemeral = false
 
-    @Option(help: "Security rules file for every project (reloaded when it changes).")
+    @Option(help: "Security rules file for every project (reloaded when it changes; default: firestore.rules of ./firebase.json).")
     var rules: String?
+
+    @Option(help: "firestore.indexes.json: the composite indexes queries may use (reloaded when it changes; default: firestore.indexes of ./firebase.json).")
+    var indexes: String?
+
+    @Option(name: .customLong("index-mode"), help: "strict: refuse a query no index serves, as production does; warn: serve it and log production's error once; off: serve it (default: strict with an indexes file, else off).")
+    var indexMode: IndexRegistry.Mode?
 
     @Option(name: .customLong("database-port"), help: "Port for the Realtime Database emulator (REST, event streams, WebSocket; default 9000, 0 turns it off).")
     var databasePort: Int?
 
-    @Option(name: .customLong("database-rules"), help: "Realtime Database rules (database.rules.json) for every namespace (reloaded when it changes).")
+    @Option(name: .customLong("database-rules"), help: "Realtime Database rules (database.rules.json) for every namespace (reloaded when it changes; default: database.rules of ./firebase.json).")
     var databaseRules: String?
 
     func run() async throws {
@@ -57,11 +68,14 @@ struct Start: AsyncParsableCommand {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
         }
         let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
+        let project = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let database = databasePort == 0 ? nil : HearthConfiguration.DatabaseSettings(
             port: databasePort ?? 9000, isExplicit: databasePort != nil,
-            rulesFile: databaseRules.map { URL(fileURLWithPath: $0).standardizedFileURL })
+            rulesFile: databaseRules.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project?.databaseRules)
         let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL }, database: database)
+                                         rulesFile: rules.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project?.firestoreRules,
+                                         indexesFile: indexes.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? project?.firestoreIndexes,
+                                         indexMode: indexMode, database: database)
         let server = try HearthServer(configuration: config)
         let host = self.host
         try await server.run(onRunning: { port in
@@ -71,6 +85,9 @@ struct Start: AsyncParsableCommand {
             } else {
                 lines.append("Data: in memory (--ephemeral); nothing is persisted")
             }
+            if let indexes = config.indexesFile {
+                lines.append("Indexes: \(indexes.path) (--index-mode \(config.effectiveIndexMode.rawValue))")
+            }
             lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
             print(lines.joined(separator: "\n"))
             fflush(nil)
@@ -78,5 +95,67 @@ struct Start: AsyncParsableCommand {
             print("Hearth Realtime Database emulator listening on http://\(host):\(port)\nexport FIREBASE_DATABASE_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         })
+    }
+}
+
+extension IndexRegistry.Mode: ExpressibleByArgument {}
+
+struct Indexes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Composite indexes.",
+        subcommands: [Suggest.self]
+    )
+
+    struct Suggest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the indexes the queries a running Hearth has seen needed (or merge them into a file with --write)."
+        )
+
+        @Option(help: "The running Hearth's address.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The running Hearth's port.")
+        var port = 8080
+
+        @Option(help: "Only this project's queries.")
+        var project: String?
+
+        @Option(help: "Merge the indexes into this firestore.indexes.json (created if missing), keeping the rest of it as it is.")
+        var write: String?
+
+        func run() async throws {
+            var url = "http://\(host):\(port)/emulator/v1/indexSuggestions"
+            if let project { url += "?project=" + (project.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? project) }
+            guard let endpoint = URL(string: url) else { throw ValidationError("Bad address \(url).") }
+            let (data, response) = try await URLSession.shared.data(from: endpoint)
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0): is Hearth running there?")
+            }
+            let needed = String(decoding: data, as: UTF8.self)
+            guard let write else {
+                print(needed, terminator: "")
+                return
+            }
+            let (definitions, _) = IndexDefinitions.parse(needed)
+            let suggestions = definitions.indexes.map(IndexSuggestion.composite) + definitions.fieldOverrides.map(IndexSuggestion.fieldOverride)
+            let existing = (try? String(contentsOfFile: write, encoding: .utf8)) ?? ""
+            let merge = IndexFileMerge(merging: suggestions, into: existing)
+            if !merge.diagnostics.isEmpty {
+                let problems = merge.diagnostics.map { $0.rendered(fileName: write, source: existing) }.joined(separator: "\n")
+                throw ValidationError("\(write) has errors; nothing was written:\n" + problems)
+            }
+            if merge.added.isEmpty {
+                print("\(write) already has every index the queries needed.")
+                return
+            }
+            // Written whole, then swapped in: a crash never leaves half a file.
+            let temporary = write + ".hearth-tmp"
+            try merge.text.write(toFile: temporary, atomically: false, encoding: .utf8)
+            guard rename(temporary, write) == 0 else {
+                throw ValidationError("Could not replace \(write): \(String(cString: strerror(errno))).")
+            }
+            print("Added to \(write):")
+            for entry in merge.added { print("  \(entry)") }
+        }
     }
 }

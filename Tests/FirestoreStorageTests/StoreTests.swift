@@ -140,6 +140,10 @@ struct StoreTests {
                 "name": .string("n\(i % 11)"),
             ]))
         }
+        // Ranks of other types: range filters keep to their operand's type.
+        for (i, rank) in [Value.string("r1"), .string("r2"), .double(.nan), .null, .boolean(true), .timestamp(Self.t)].enumerated() {
+            docs.append(Self.doc("items/x\(i)", ["group": .integer(3), "rank": rank, "name": .string("n3")]))
+        }
         docs.append(Self.doc("other/x", ["group": .integer(1), "rank": .integer(5)]))
         docs.append(Self.doc("items/i000/items/sub", ["group": .integer(1), "rank": .integer(5)]))
         let store = try await Self.store(docs)
@@ -155,12 +159,49 @@ struct StoreTests {
             .init(from: [.init(collectionID: "items")], orderBy: [.init(rank)], endAt: .init(values: [.integer(20)], before: true)),
             .init(from: [.init(collectionID: "items", allDescendants: true)], filter: .field(group, .equal, .integer(1)), limit: 5),
             .init(from: [.init(collectionID: "items")], filter: .composite(.or, [.field(group, .equal, .integer(1)), .field(name, .equal, "n3")]), offset: 3, limit: 4),
+            .init(from: [.init(collectionID: "items")], filter: .composite(.and, [.field(rank, .greaterThanOrEqual, .integer(10)), .field(rank, .lessThan, .double(40))])),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .lessThan, .integer(5))),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .lessThanOrEqual, .integer(-1))),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .greaterThan, .integer(100)), orderBy: [.init(rank, .descending)], limit: 3),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .greaterThanOrEqual, .string("r")), orderBy: [.init(rank)]),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .equal, .double(7.5)), orderBy: [.init(rank)]),
+            .init(from: [.init(collectionID: "items")], filter: .unary(rank, .isNull), orderBy: [.init(rank)]),
+            .init(from: [.init(collectionID: "items")], filter: .composite(.and, [.field(name, .equal, "n3"), .field(rank, .greaterThan, .integer(30))]),
+                  orderBy: [.init(rank)], startAt: .init(values: [.integer(60)], before: true), limit: 4),
+            .init(from: [.init(collectionID: "items")], filter: .field(name, .equal, "n3"), orderBy: [.init(rank, .descending)], offset: 2, limit: 5),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notEqual, .integer(5)), limit: 40),
+            .init(from: [.init(collectionID: "items")], filter: .field(name, .notIn, .array(["n1", "n3", "n10"]))),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notIn, .array([.integer(5), .double(10.5), .string("r1")])),
+                  orderBy: [.init(rank, .descending)], limit: 5),
+            .init(from: [.init(collectionID: "items")], filter: .composite(.and, [.field(rank, .notEqual, .integer(3)), .field(group, .equal, .integer(2))]),
+                  orderBy: [.init(rank)], startAt: .init(values: [.integer(100)], before: true)),
+            // NaN equals nothing: `!= NaN` and `not-in [NaN, …]` keep the NaN documents.
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notEqual, .double(.nan))),
+            .init(from: [.init(collectionID: "items")], filter: .field(rank, .notIn, .array([.double(.nan), .integer(5)]))),
         ]
         for sq in queries {
             let q = try Query(sq, parent: .root, database: Self.db)
             let viaIndex = try await store.read { try $0.runQuery(q) }.map(\.key)
             let expected = q.arrange(docs.filter(q.matches)).map(\.key)
             #expect(viaIndex == expected, "\(sq)")
+        }
+    }
+
+    @Test("an equality met by more documents than the equality-first plan takes is answered through the ordered field's index")
+    func commonEquality() async throws {
+        let count = StoreSession.equalityDriveLimit * 3
+        let docs = (0..<count).map { i in
+            Self.doc("many/m\(String(format: "%05d", i))", ["kind": .string(i % 50 == 0 ? "rare" : "common"), "at": .integer(Int64((i * 7919) % count))])
+        }
+        let store = try await Self.store(docs)
+        try store.writeNow { s in try s.indexGroup("many") }
+        let kind = FieldPath(["kind"]), at = FieldPath(["at"])
+        for value in ["common", "rare"] {
+            let q = try Query(StructuredQuery(from: [.init(collectionID: "many")], filter: .field(kind, .equal, .string(value)),
+                                              orderBy: [.init(at, .descending)], limit: 10), parent: .root, database: Self.db)
+            let viaIndex = try await store.read { try $0.runQuery(q) }.map(\.key)
+            #expect(viaIndex == q.arrange(docs.filter(q.matches)).map(\.key))
+            #expect(viaIndex.count == min(10, docs.filter(q.matches).count))
         }
     }
 

@@ -2,7 +2,9 @@
 import os
 import socket
 import subprocess
+import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -16,34 +18,70 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def hearth_binary():
+    """The hearth binary under test ($HEARTH_BINARY, or the debug build), as an absolute path."""
+    return os.path.abspath(os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth")))
+
+
+class HearthProcess:
+    """A Hearth started for tests (in memory, on a free port), with extra arguments; with
+    database=True its Realtime Database on another free port (else none, so that tests never
+    take the default port 9000)."""
+
+    def __init__(self, *args, cwd=None, database=False):
+        binary = hearth_binary()
+        self.port = _free_port()
+        self.database_port = _free_port() if database else 0
+        # The log goes to a file, not a pipe: a long session's warnings must never fill a pipe
+        # nobody reads and block the server.
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([binary, "start", "--ephemeral", "--port", str(self.port),
+                                      "--database-port", str(self.database_port), *args], cwd=cwd,
+                                     stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.host = f"127.0.0.1:{self.port}"
+        self.database_host = f"127.0.0.1:{self.database_port}"
+        urls = [self.base + "/"] + ([f"http://{self.database_host}/"] if database else [])
+        for url in urls:
+            for _ in range(400):
+                try:
+                    urllib.request.urlopen(url, timeout=1)
+                    break
+                except urllib.error.HTTPError:
+                    break
+                except OSError:
+                    if self.proc.poll() is not None:
+                        raise RuntimeError("hearth exited: " + self.output())
+                    time.sleep(0.05)
+            else:
+                self.proc.kill()
+                raise RuntimeError("hearth did not start")
+
+    def output(self):
+        """Everything the process has printed so far."""
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self):
+        """Ends the process and returns what it printed."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        output = self.output()
+        self.log.close()
+        return output
+
+
 @pytest.fixture(scope="session")
 def hearth():
-    binary = os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth"))
-    port = _free_port()
-    database_port = _free_port()
-    proc = subprocess.Popen([binary, "start", "--ephemeral", "--port", str(port), "--database-port", str(database_port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(400):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        raise RuntimeError("hearth did not start")
-    os.environ["FIRESTORE_EMULATOR_HOST"] = f"127.0.0.1:{port}"
-    os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = f"127.0.0.1:{database_port}"
-    for _ in range(400):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{database_port}/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    process = HearthProcess(database=True)
+    os.environ["FIRESTORE_EMULATOR_HOST"] = process.host
+    os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = process.database_host
+    yield process.base
+    process.stop()
 
 
 @pytest.fixture

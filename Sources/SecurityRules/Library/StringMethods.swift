@@ -3,8 +3,8 @@ import Foundation
 /// Methods of strings: `size`, `matches`, `lower`, `upper`, `trim`, `split`, `replace`,
 /// `toUtf8`. `size` and indexes count UTF-16 code units, as the official emulator does
 /// ("😀".size() is 2); `lower` and `upper` change ASCII letters only, as it does. Regular
-/// expressions use RE2 syntax as far as ICU (NSRegularExpression) shares it; `matches` tests
-/// the whole string.
+/// expressions are RE2's (``RulesRegex``: its syntax, and linear-time matching); `matches`
+/// tests the whole string.
 enum StringMethods {
     static func call(_ name: String, _ text: String, _ arguments: [RuleValue]) -> RuleOutcome {
         switch name {
@@ -52,26 +52,12 @@ enum StringMethods {
         return RulesSource.string(scalars[first...last])
     }
 
-    static func regex(_ original: String, anchored: Bool = false) -> Result<NSRegularExpression, RuleError> {
-        let pattern: String
-        switch RE2Pattern.translate(original) {
-        case .success(let translated): pattern = translated
-        case .failure(let problem): return .failure(.invalidArgument("invalid regular expression '\(original)': \(problem)."))
-        }
-        do {
-            // ICU refuses an empty pattern; `(?:)` matches the empty string everywhere, as RE2's does.
-            let body = pattern.isEmpty ? "(?:)" : pattern
-            return .success(try NSRegularExpression(pattern: anchored ? "\\A(?:\(body))\\z" : body))
-        } catch {
-            return .failure(.invalidArgument("invalid regular expression '\(pattern)'."))
-        }
+    static func regex(_ pattern: String) -> Result<RulesRegex, RuleError> {
+        RulesRegex.compile(pattern).mapError { .invalidArgument("invalid regular expression '\(pattern)': \($0).") }
     }
 
     static func matches(_ text: String, _ pattern: String) -> RuleOutcome {
-        regex(pattern, anchored: true).map { expression in
-            let range = NSRange(location: 0, length: (text as NSString).length)
-            return .bool(expression.firstMatch(in: text, range: range) != nil)
-        }
+        regex(pattern).map { .bool($0.matchesWhole(text)) }
     }
 
     /// Splits around every match as RE2/J's `Pattern.split` does: trailing empty pieces are
@@ -80,31 +66,28 @@ enum StringMethods {
     /// result is `['']` (`'a.b'.split('.')`), as in the official emulator.
     static func split(_ text: String, _ pattern: String) -> RuleOutcome {
         regex(pattern).map { expression in
-            let string = text as NSString
-            let matches = expression.matches(in: text, range: NSRange(location: 0, length: string.length)).map(\.range)
+            let scalars = Array(text.unicodeScalars)
+            let matches = expression.matches(in: scalars).compactMap { m in m[0].flatMap { s in m[1].map { (s, $0) } } }
             var size = 0, count = 0, last = 0
-            for range in matches {
+            for (start, end) in matches {
                 count += 1
-                if last < range.location { size = count }
-                last = range.location + range.length
+                if last < start { size = count }
+                last = end
             }
-            if last < string.length { size = count + 1 }
+            if last < scalars.count { size = count + 1 }
             guard size > 0 else { return .list([.string("")]) }
             var pieces: [RuleValue] = []
             last = 0
-            for range in matches where pieces.count < size {
-                pieces.append(.string(string.substring(with: NSRange(location: last, length: range.location - last))))
-                last = range.location + range.length
+            for (start, end) in matches where pieces.count < size {
+                pieces.append(.string(String(String.UnicodeScalarView(scalars[last..<start]))))
+                last = end
             }
-            if pieces.count < size { pieces.append(.string(string.substring(from: last))) }
+            if pieces.count < size { pieces.append(.string(String(String.UnicodeScalarView(scalars[last...])))) }
             return .list(pieces)
         }
     }
 
     static func replace(_ text: String, _ pattern: String, _ replacement: String) -> RuleOutcome {
-        regex(pattern).map { expression in
-            let range = NSRange(location: 0, length: (text as NSString).length)
-            return .string(expression.stringByReplacingMatches(in: text, range: range, withTemplate: replacement))
-        }
+        regex(pattern).map { .string($0.replacingMatches(in: text, with: replacement)) }
     }
 }
