@@ -56,7 +56,8 @@ let package = Package(
         // Shared below every service.
         .target(name: "HearthJSON", swiftSettings: settings),
         .target(name: "HearthIdentity", dependencies: ["HearthJSON"], swiftSettings: settings),
-        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON"], swiftSettings: settings),
+        .target(name: "HearthRegex", swiftSettings: settings),
+        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON", "HearthRegex"], swiftSettings: settings),
         .target(
             name: "HearthHTTP",
             dependencies: [
@@ -135,7 +136,7 @@ let package = Package(
         ),
         // The Database slice (Realtime Database).
         .target(name: "DatabaseModel", dependencies: ["HearthJSON"], swiftSettings: settings),
-        .target(name: "DatabaseRules", dependencies: ["DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
+        .target(name: "DatabaseRules", dependencies: ["DatabaseModel", "HearthJSON", "HearthIdentity", "HearthRegex"], swiftSettings: settings),
         .target(
             name: "DatabaseStorage",
             dependencies: ["DatabaseModel", .product(name: "GRDB", package: "GRDB.swift")],
@@ -195,6 +196,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        .testTarget(name: "HearthRegexTests", dependencies: ["HearthRegex"], swiftSettings: settings),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),

@@ -1,4 +1,7 @@
-/// Parses the regex subset of database rules into a ``RegexNode`` tree.
+import HearthRegex
+
+/// Parses the regex subset of database rules into the shared engine's `RegexNode` tree
+/// (anchors included: `^` as the start of the text, `$` as its end).
 struct RegexParser {
     let s: [Unicode.Scalar]
     let caseInsensitive: Bool
@@ -26,7 +29,7 @@ struct RegexParser {
         }
         let body = try alternation(until: end)
         guard i == end else { throw RuleRegex.Invalid(reason: "unexpected '\(s[i])'") }
-        return body
+        return .concatenation((anchoredStart ? [.assertion(.beginText)] : []) + [body] + (anchoredEnd ? [.assertion(.endText)] : []))
     }
 
     /// Whether the scalar at `index` is escaped by an odd run of backslashes before it.
@@ -56,19 +59,19 @@ struct RegexParser {
             let c = s[i]
             if first, "*+?{".unicodeScalars.contains(c) {
                 // Nothing to repeat at the start of the expression or a group: a literal.
-                atom = .literal(c)
+                atom = literal(c)
                 i += 1
             } else {
                 atom = try self.atom(until: end)
             }
             first = false
             while i < end, let q = try quantifier(until: end) {
-                atom = .repeated(atom, min: q.0, max: q.1)
+                atom = .repetition(atom, min: q.0, max: q.1, greedy: true)
             }
             items.append(atom)
         }
         guard !items.isEmpty else { throw RuleRegex.Invalid(reason: "empty alternative") }
-        return items.count == 1 ? items[0] : .concat(items)
+        return items.count == 1 ? items[0] : .concatenation(items)
     }
 
     mutating func quantifier(until end: Int) throws(RuleRegex.Invalid) -> (Int, Int?)? {
@@ -118,14 +121,18 @@ struct RegexParser {
             depth -= 1
             return inner
         case "[":
-            return .set(try set(until: end))
+            return .character(try set(until: end).scalarClass(caseInsensitive: caseInsensitive))
         case ".":
             i += 1
-            return .any
+            return .character(RegexSet(ranges: RegexSet.anyButLineTerminators).scalarClass(caseInsensitive: false))
         case "^", "$":
             throw RuleRegex.Invalid(reason: "'\(c)' is only allowed at the start ('^') or end ('$') of the expression")
         case "\\":
-            return try escape(inClass: false)
+            switch try escape(inClass: false) {
+            case .scalar(let c): return literal(c)
+            case .set(let set): return .character(set.scalarClass(caseInsensitive: caseInsensitive))
+            case .boundary(let isBoundary): return .assertion(isBoundary ? .wordBoundary : .notWordBoundary)
+            }
         case "*", "+", "?":
             throw RuleRegex.Invalid(reason: "nothing to repeat before '\(c)'")
         case "{":
@@ -134,12 +141,25 @@ struct RegexParser {
             throw RuleRegex.Invalid(reason: "unbalanced ')'")
         default:
             i += 1
-            return .literal(c)
+            return literal(c)
         }
     }
 
+    /// One character, or its cases with the flag `i`.
+    func literal(_ c: Unicode.Scalar) -> RegexNode {
+        .character(RegexSet(ranges: [c.value...c.value]).scalarClass(caseInsensitive: caseInsensitive))
+    }
+
+    /// What an escape stands for.
+    enum Escape {
+        case scalar(Unicode.Scalar)
+        case set(RegexSet)
+        /// `\b` (true) or `\B`.
+        case boundary(Bool)
+    }
+
     /// An escape (at a backslash): a class, a boundary, a control character or a literal.
-    mutating func escape(inClass: Bool) throws(RuleRegex.Invalid) -> RegexNode {
+    mutating func escape(inClass: Bool) throws(RuleRegex.Invalid) -> Escape {
         i += 1
         guard let e = peek else { throw RuleRegex.Invalid(reason: "trailing backslash") }
         i += 1
@@ -150,26 +170,26 @@ struct RegexParser {
         case "W": return .set(RegexSet(ranges: RegexSet.word, negated: true))
         case "s": return .set(RegexSet(ranges: RegexSet.space))
         case "S": return .set(RegexSet(ranges: RegexSet.space, negated: true))
-        case "b": return inClass ? .literal("\u{08}") : .wordBoundary(true)
+        case "b": return inClass ? .scalar("\u{08}") : .boundary(true)
         case "B":
             guard !inClass else { throw RuleRegex.Invalid(reason: "\\B inside a class") }
-            return .wordBoundary(false)
-        case "n": return .literal("\n")
-        case "r": return .literal("\r")
-        case "t": return .literal("\t")
-        case "f": return .literal("\u{0C}")
-        case "v": return .literal("\u{0B}")
-        case "0": return .literal("\u{0}")
+            return .boundary(false)
+        case "n": return .scalar("\n")
+        case "r": return .scalar("\r")
+        case "t": return .scalar("\t")
+        case "f": return .scalar("\u{0C}")
+        case "v": return .scalar("\u{0B}")
+        case "0": return .scalar("\u{0}")
         case "u":
             guard i + 4 <= s.count, let v = UInt32(String(String.UnicodeScalarView(s[i..<i + 4])), radix: 16),
                   let scalar = Unicode.Scalar(v) else { throw RuleRegex.Invalid(reason: "invalid \\u escape") }
             i += 4
-            return .literal(scalar)
+            return .scalar(scalar)
         default:
             if e.properties.isAlphabetic || ("0"..."9").contains(e) {
                 throw RuleRegex.Invalid(reason: "unknown escape \\\(e)")
             }
-            return .literal(e)
+            return .scalar(e)
         }
     }
 
@@ -191,11 +211,11 @@ struct RegexParser {
             let low: Unicode.Scalar
             if s[i] == "\\" {
                 switch try escape(inClass: true) {
-                case .literal(let c): low = c
+                case .scalar(let c): low = c
                 case .set(let inner):
                     set.ranges += inner.negated ? RegexSet.complement(inner.ranges) : inner.ranges
                     continue
-                default: continue
+                case .boundary: continue
                 }
             } else {
                 low = s[i]
@@ -205,7 +225,7 @@ struct RegexParser {
                 i += 1
                 var high: Unicode.Scalar
                 if s[i] == "\\" {
-                    guard case .literal(let c) = try escape(inClass: true) else { throw RuleRegex.Invalid(reason: "a class cannot end a range") }
+                    guard case .scalar(let c) = try escape(inClass: true) else { throw RuleRegex.Invalid(reason: "a class cannot end a range") }
                     high = c
                 } else {
                     high = s[i]

@@ -1,7 +1,15 @@
+import HearthRegex
+
 /// A regular expression literal in a rule (`/^[a-z]+$/i`), checked and compiled when the rules
-/// load, matched with a Thompson-NFA simulation (a Pike VM): time grows with the text times the
-/// pattern, never exponentially, so no rule can make the server spin (production runs rules'
-/// regexes on a safe engine too).
+/// load, matched by the engine Firestore's rules use too (HearthRegex: a Thompson program on a
+/// Pike machine): time grows with the text times the pattern, never exponentially, so no rule
+/// can make the server spin (production runs rules' regexes on a safe engine too).
+///
+/// Only the parser is the database's own, and for a semantic reason: the Realtime Database
+/// accepts a different language from Firestore's RE2 (JavaScript-like classes and `.`, the
+/// flag `i` rather than `(?i)`, no group modifiers, anchors only at the ends, a match anywhere
+/// rather than of the whole text), so the same pattern is accepted, refused or matched
+/// differently by the two services.
 ///
 /// The syntax is the subset the Realtime Database accepts (its rules reference, and targaryen's
 /// grammar checked against production): literals and escapes, `.`, classes `[a-z]` `[^…]` with
@@ -16,7 +24,8 @@ package struct RuleRegex: Sendable, CustomStringConvertible {
 
     package let pattern: String
     package let flags: String
-    let program: RegexProgram
+    let machine: RegexMachine
+    let anchoredStart: Bool
 
     package init(pattern: String, flags: String) throws(Invalid) {
         guard flags.isEmpty || flags == "i" else { throw Invalid(reason: "only the flag 'i' is supported") }
@@ -24,58 +33,18 @@ package struct RuleRegex: Sendable, CustomStringConvertible {
         self.flags = flags
         var parser = RegexParser(Array(pattern.unicodeScalars), caseInsensitive: flags == "i")
         let tree = try parser.parse()
-        program = try RegexProgram(tree, anchoredStart: parser.anchoredStart, anchoredEnd: parser.anchoredEnd, caseInsensitive: flags == "i")
+        anchoredStart = parser.anchoredStart
+        do {
+            machine = RegexMachine(program: try RegexProgram(tree, groups: 0, maxInstructions: 20_000))
+        } catch {
+            throw Invalid(reason: "expression too large")
+        }
     }
 
     /// Whether the pattern matches somewhere in `text`.
     package func matches(_ text: String) -> Bool {
-        program.search(Array(text.unicodeScalars))
+        machine.search(Array(text.unicodeScalars), anchored: anchoredStart)
     }
 
     package var description: String { "/\(pattern)/\(flags)" }
-}
-
-/// A parsed regular expression.
-indirect enum RegexNode: Sendable {
-    case empty
-    case literal(Unicode.Scalar)
-    case any
-    case set(RegexSet)
-    case wordBoundary(Bool)
-    case concat([RegexNode])
-    case alternation([RegexNode])
-    case repeated(RegexNode, min: Int, max: Int?)
-}
-
-/// A character class: ranges and class escapes, possibly negated.
-struct RegexSet: Sendable {
-    var ranges: [ClosedRange<UInt32>] = []
-    var negated = false
-
-    func contains(_ c: Unicode.Scalar, caseInsensitive: Bool) -> Bool {
-        var hit = ranges.contains { $0.contains(c.value) }
-        if !hit, caseInsensitive {
-            for variant in RegexProgram.caseVariants(c) where ranges.contains(where: { $0.contains(variant.value) }) {
-                hit = true
-                break
-            }
-        }
-        return hit != negated
-    }
-
-    static let digits: [ClosedRange<UInt32>] = [48...57]
-    static let word: [ClosedRange<UInt32>] = [48...57, 65...90, 95...95, 97...122]
-    static let space: [ClosedRange<UInt32>] = [9...13, 32...32, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A,
-                                                 0x2028...0x2029, 0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF]
-
-    static func complement(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
-        var out: [ClosedRange<UInt32>] = []
-        var next: UInt32 = 0
-        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if r.lowerBound > next { out.append(next...(r.lowerBound - 1)) }
-            next = max(next, r.upperBound + 1)
-        }
-        if next <= 0x10FFFF { out.append(next...0x10FFFF) }
-        return out
-    }
 }
