@@ -10,11 +10,11 @@ enum DatabaseBenchmark {
     static func run(hearth: String?) async throws {
         raiseFileLimit()
         if let hearth {
-            let port = 18_700
+            let port = freePort()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: hearth)
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-db-\(getpid())")
-            process.arguments = ["start", "--data-dir", dir.path, "--port", "18701", "--database-port", String(port)]
+            process.arguments = ["start", "--data-dir", dir.path, "--port", String(freePort()), "--database-port", String(port)]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -23,7 +23,13 @@ enum DatabaseBenchmark {
                 process.waitUntilExit()
                 try? FileManager.default.removeItem(at: dir)
             }
-            while !answersOk(port: port) { usleep(1000) }
+            let started = monotonicNanos()
+            while !answersOk(port: port) {
+                guard process.isRunning, monotonicNanos() - started < 30_000_000_000 else {
+                    throw HearthDidNotStart(path: hearth)
+                }
+                usleep(1000)
+            }
             try restWrites(port: port)
             for listeners in [1, 1000] {
                 try eventLatency(port: port, listeners: listeners, webSocket: true)
@@ -213,4 +219,10 @@ enum DatabaseBenchmark {
             print(String(format: "database write cost ratio, 100k-node tree / 1k-node tree: %.2f", large / small))
         }
     }
+}
+
+/// The Hearth under test exited or did not answer within 30 s.
+struct HearthDidNotStart: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "\(path) did not start serving the Realtime Database within 30 s" }
 }
