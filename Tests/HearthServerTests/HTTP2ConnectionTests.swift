@@ -91,8 +91,20 @@ struct HTTP2ConnectionTests {
 
     /// Opens a connection and sends the preface, a SETTINGS frame and `firstFlight` in one write.
     static func withConnection(port: Int, firstFlight: (Connection) throws -> [UInt8] = { _ in [] }, _ body: (Connection) async throws -> Void) async throws {
-        try await RawConnection.with(port: port) { inbound, outbound in
-            let connection = Connection(inbound: inbound, outbound: outbound)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        // A server that stops answering fails the test instead of hanging it.
+        let watchdog = Task { [channel = channel.channel] in
+            try await Task.sleep(for: .seconds(20))
+            try await channel.close()
+        }
+        defer { watchdog.cancel() }
+        try await channel.executeThenClose { inbound, outbound in
+            let connection = Connection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
             try await connection.send(Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + H2Frame(type: H2Frame.settings, flags: 0, stream: 0, payload: []).bytes
                 + firstFlight(connection))
             try await body(connection)

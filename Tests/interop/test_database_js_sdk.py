@@ -5,7 +5,8 @@ One Chromium serves the module, with two tabs ("pages") on the harness
 (Tests/interop/browser/database.html); each test opens fresh app instances (each its own
 WebSocket) on its own namespace. Needs the SDK ($FIREBASE_JS_SDK or
 ../shared/clients/firebase-js-10.12.2), Debian's chromium and chromium-driver, and selenium;
-where one is missing the module is skipped, unless HEARTH_REQUIRE_BROWSER=1.
+where one is missing the module is skipped, loudly; HEARTH_REQUIRE_BROWSER=1 (which scripts/test
+sets) fails it instead for a missing browser part, HEARTH_REQUIRE_JS_SDK=1 for a missing SDK.
 """
 import base64
 import json
