@@ -63,21 +63,7 @@ struct DatabaseServer: Sendable {
             let authority = request.authority
             guard let ns = try? service.namespace(rest.namespaceName(parameters: parameters, host: authority)) else { return nil }
             let connection = WireConnection(namespace: ns, host: authority ?? "localhost")
-            return { inbound, outbound, _ in
-                let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
-                let reader = Task {
-                    do {
-                        for try await message in inbound.messages(maxSize: 1 << 24) {
-                            if case .text(let text) = message { sink.yield(text) }
-                        }
-                        sink.finish()
-                    } catch {
-                        sink.finish(throwing: error)
-                    }
-                }
-                defer { reader.cancel() }
-                await connection.run(frames: texts) { text in try await outbound.write(.text(text)) }
-            }
+            return HTTPListener.textWebSocket { texts, send in await connection.run(frames: texts, send: send) }
         }
     }
 }

@@ -98,21 +98,7 @@ extension HearthServer {
     static func webSocketRoute(_ listen: WebSocketListenConnection) -> HTTPListener.WebSocketRoute {
         { request in
             guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return nil }
-            return { inbound, outbound, _ in
-                let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
-                let reader = Task {
-                    do {
-                        for try await message in inbound.messages(maxSize: 1 << 24) {
-                            if case .text(let text) = message { sink.yield(text) }
-                        }
-                        sink.finish()
-                    } catch {
-                        sink.finish(throwing: error)
-                    }
-                }
-                defer { reader.cancel() }
-                try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
-            }
+            return HTTPListener.textWebSocket { texts, send in try await listen.run(messages: texts, send: send) }
         }
     }
 }
