@@ -50,6 +50,28 @@ struct DatabasePortTests {
         }
     }
 
+    @Test("pages from any origin may call it: preflights answered, the origin echoed, ETag readable")
+    func cors() async throws {
+        try await Self.withDatabase { port in
+            var preflight = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/a.json?ns=cors")!)
+            preflight.httpMethod = "OPTIONS"
+            preflight.setValue("http://localhost:5000", forHTTPHeaderField: "Origin")
+            preflight.setValue("PUT", forHTTPHeaderField: "Access-Control-Request-Method")
+            let (_, answer) = try await URLSession.shared.data(for: preflight)
+            let headers = try #require(answer as? HTTPURLResponse)
+            #expect((200..<300).contains(headers.statusCode))
+            #expect(headers.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "http://localhost:5000")
+            var get = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/a.json?ns=cors")!)
+            get.setValue("http://localhost:5000", forHTTPHeaderField: "Origin")
+            get.setValue("true", forHTTPHeaderField: "X-Firebase-ETag")
+            let (_, reply) = try await URLSession.shared.data(for: get)
+            let replyHeaders = try #require(reply as? HTTPURLResponse)
+            #expect(replyHeaders.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "http://localhost:5000")
+            #expect(replyHeaders.value(forHTTPHeaderField: "Access-Control-Expose-Headers")?.contains("ETag") == true)
+            #expect(replyHeaders.value(forHTTPHeaderField: "ETag") == "null_etag")
+        }
+    }
+
     @Test("a WebSocket frame cut off by the client closing is dropped, and the server carries on")
     func halfSentFrame() async throws {
         try await Self.withDatabase { port in
