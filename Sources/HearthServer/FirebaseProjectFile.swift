@@ -25,7 +25,8 @@ package struct FirebaseProjectFile: Sendable, Equatable {
             var section = json[service]
             if case .array(let databases)? = section { section = databases.first }
             guard case .string(let path)? = section?[key] else { return nil }
-            return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
+            // Relative to the directory as a directory, whether or not its URL says it is one.
+            return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.path, isDirectory: true)).standardizedFileURL
         }
         return FirebaseProjectFile(firestoreRules: file("firestore", "rules"), firestoreIndexes: file("firestore", "indexes"),
                                    databaseRules: file("database", "rules"))
