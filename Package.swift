@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "HearthJSON", swiftSettings: settings),
         .target(name: "HearthHashing", swiftSettings: settings),
         .target(name: "HearthIdentity", dependencies: ["HearthJSON"], swiftSettings: settings),
-        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON", "HearthHashing"], swiftSettings: settings),
+        .target(name: "HearthRegex", swiftSettings: settings),
+        .target(name: "SecurityRules", dependencies: ["HearthIdentity", "HearthJSON", "HearthHashing", "HearthRegex"], swiftSettings: settings),
         .target(
             name: "HearthHTTP",
             dependencies: [
@@ -177,11 +178,30 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        // The Database slice (Realtime Database).
+        .target(name: "DatabaseModel", dependencies: ["HearthJSON"], swiftSettings: settings),
+        .target(name: "DatabaseRules", dependencies: ["DatabaseModel", "HearthJSON", "HearthIdentity", "HearthRegex"], swiftSettings: settings),
+        .target(
+            name: "DatabaseStorage",
+            dependencies: ["DatabaseModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        .target(name: "DatabaseEngine", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseStorage", "HearthJSON", "HearthIdentity"],
+                swiftSettings: settings),
+        .target(
+            name: "DatabaseREST",
+            dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseEngine", "HearthJSON", "HearthIdentity",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: settings
+        ),
+        .target(name: "DatabaseWebSocket", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseEngine", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
         .target(
             name: "HearthServer",
             dependencies: [
                 "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
                 "HearthHTTP", "HearthJSON", "FirestoreModel", "AuthStore", "AuthService", "AuthREST", "StorageEngine", "StorageHTTP",
+                "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -203,7 +223,8 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
-                           "AuthModel", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                           "AuthModel", "DatabaseEngine", "DatabaseModel", "HearthJSON",
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
         ),
@@ -221,6 +242,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        .testTarget(name: "HearthRegexTests", dependencies: ["HearthRegex"], swiftSettings: settings),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "HearthIdentity", "HearthJSON"], swiftSettings: settings),
         .testTarget(name: "FirestoreModelTests", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .testTarget(name: "FirestoreQueryTests", dependencies: ["FirestoreQuery", "FirestoreModel"], swiftSettings: settings),
@@ -285,6 +307,13 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
             swiftSettings: settings
         ),
+        .testTarget(name: "DatabaseModelTests", dependencies: ["DatabaseModel", "HearthJSON"], swiftSettings: settings),
+        .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules", "DatabaseModel", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
+        .testTarget(name: "DatabaseEngineTests", dependencies: ["DatabaseEngine", "DatabaseStorage", "DatabaseRules", "DatabaseModel", "HearthJSON",
+                                                                  "HearthIdentity"], swiftSettings: settings),
+        .testTarget(name: "DatabaseRESTTests", dependencies: ["DatabaseREST", "DatabaseEngine", "DatabaseModel"], swiftSettings: settings),
+        .testTarget(name: "DatabaseWebSocketTests", dependencies: ["DatabaseWebSocket", "DatabaseEngine", "DatabaseModel", "DatabaseRules", "HearthJSON"],
+                    swiftSettings: settings),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [

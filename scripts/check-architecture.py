@@ -15,7 +15,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Transports of a slice: none may import another.
-TRANSPORTS = {"FirestoreREST", "FirestoreGRPC", "FirestoreWebSocket", "FirestoreWebChannel"}
+TRANSPORTS = {"FirestoreREST", "FirestoreGRPC", "FirestoreWebSocket", "FirestoreWebChannel", "DatabaseREST", "DatabaseWebSocket"}
 # The slices' module name prefixes: a module of one may not import a module of another.
 SLICES = ("Firestore", "Auth", "Database", "Storage")
 

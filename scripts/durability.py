@@ -23,7 +23,7 @@ from harness import free_port, http, wait_for_server  # noqa: E402
 
 
 def start(hearth, data_dir, port):
-    proc = subprocess.Popen([hearth, "start", "--port", str(port), "--data-dir", data_dir],
+    proc = subprocess.Popen([hearth, "start", "--port", str(port), "--database-port", "0", "--data-dir", data_dir],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if not wait_for_server(f"http://127.0.0.1:{port}", timeout=30, proc=proc):
         proc.kill()

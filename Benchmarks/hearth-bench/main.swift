@@ -63,6 +63,21 @@ func connectLoopback(port: Int) -> Int32? {
     return fd
 }
 
+/// A port no one listens on now (the kernel's pick for port 0), for a Hearth the benchmark starts.
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+    }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
+
 /// A blocking GET used only to poll for start-up (a raw socket keeps the measurement free of URLSession start-up).
 func answersOk(port: Int) -> Bool {
     guard let fd = connectLoopback(port: port) else { return false }
@@ -227,6 +242,10 @@ if argument("--only") == "storage" {
     try StorageBenchmark.run(hearth: hearthPath, gigabytes: Int(argument("--gigabytes") ?? "1") ?? 1)
     exit(0)
 }
+if argument("--only") == "database" {
+    try await DatabaseBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil)
+    exit(0)
+}
 if argument("--only") == "rules" {
     let count = Int(argument("--count") ?? "5000") ?? 5000
     if FileManager.default.isExecutableFile(atPath: hearthPath) {
@@ -256,3 +275,4 @@ try await engineLatencies(sizes: sizes)
 try await QueryGrowthBenchmark.run()
 try await ListenBenchmark.rules(count: 5000)
 try await ListenBenchmark.run(count: Int(argument("--listen-docs") ?? "100000") ?? 100_000)
+try await DatabaseBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil)

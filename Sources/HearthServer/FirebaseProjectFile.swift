@@ -2,13 +2,15 @@ package import Foundation
 import HearthJSON
 
 /// What Hearth reads from a project's `firebase.json` (in the working directory) when the
-/// command line does not say it: the Firestore rules and indexes files and the Storage rules
-/// file, relative to the file. (`firestore` and `storage` may be one object or a list of them,
-/// per database or bucket; the first one's files apply.)
+/// command line does not say it: the Firestore rules and indexes files, the Storage rules file
+/// and the Realtime Database's rules file, relative to the file. (`firestore`, `storage` and
+/// `database` may each be one object or a list of them, per database or bucket; the first
+/// one's files apply.)
 package struct FirebaseProjectFile: Sendable, Equatable {
     package var firestoreRules: URL?
     package var firestoreIndexes: URL?
     package var storageRules: URL?
+    package var databaseRules: URL?
 
     /// Reads `firebase.json` in `directory`; nil when there is none. Malformed JSON throws a
     /// message naming the file and the place.
@@ -21,16 +23,15 @@ package struct FirebaseProjectFile: Sendable, Equatable {
         } catch {
             throw ProjectFileError(message: "\(url.path): not JSON: \(error)")
         }
-        var firestore = json["firestore"]
-        if case .array(let databases)? = firestore { firestore = databases.first }
-        var storage = json["storage"]
-        if case .array(let buckets)? = storage { storage = buckets.first }
-        func file(_ key: String, of section: JSON?) -> URL? {
+        func file(_ service: String, _ key: String) -> URL? {
+            var section = json[service]
+            if case .array(let sections)? = section { section = sections.first }
             guard case .string(let path)? = section?[key] else { return nil }
-            return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
+            // Relative to the directory as a directory, whether or not its URL says it is one.
+            return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.path, isDirectory: true)).standardizedFileURL
         }
-        return FirebaseProjectFile(firestoreRules: file("rules", of: firestore), firestoreIndexes: file("indexes", of: firestore),
-                                   storageRules: file("rules", of: storage))
+        return FirebaseProjectFile(firestoreRules: file("firestore", "rules"), firestoreIndexes: file("firestore", "indexes"),
+                                   storageRules: file("storage", "rules"), databaseRules: file("database", "rules"))
     }
 
     package struct ProjectFileError: Error, CustomStringConvertible {

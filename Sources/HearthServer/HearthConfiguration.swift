@@ -32,11 +32,30 @@ package struct HearthConfiguration: Sendable {
     /// Sign ID tokens with RS256 and serve the public key (`--sign-tokens`); unsigned otherwise.
     package var signTokens: Bool
 
+    /// The Realtime Database's port (0 picks a free one); nil serves no Realtime Database.
+    package var database: DatabaseSettings?
+
+    /// How the Realtime Database emulator runs.
+    package struct DatabaseSettings: Sendable {
+        package var port: Int
+        /// Whether the port was asked for: a default port in use only turns the database off.
+        package var isExplicit: Bool
+        /// `database.rules.json` for every namespace without rules of its own; reloaded when it changes.
+        package var rulesFile: URL?
+
+        package init(port: Int = 9000, isExplicit: Bool = true, rulesFile: URL? = nil) {
+            self.port = port
+            self.isExplicit = isExplicit
+            self.rulesFile = rulesFile
+        }
+    }
+
     package init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL?, rulesFile: URL? = nil,
                  indexesFile: URL? = nil, indexMode: IndexRegistry.Mode? = nil,
                  projectID: String = HearthConfiguration.defaultProjectID, authPort: Int? = nil, authPortIsDefault: Bool = false,
                  signTokens: Bool = false,
-                 storagePort: Int = 0, storagePortIsExplicit: Bool = true, storageRulesFile: URL? = nil, storageServiceAccounts: [URL] = []) {
+                 storagePort: Int = 0, storagePortIsExplicit: Bool = true, storageRulesFile: URL? = nil, storageServiceAccounts: [URL] = [],
+                 database: DatabaseSettings? = nil) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -51,6 +70,7 @@ package struct HearthConfiguration: Sendable {
         self.storagePortIsExplicit = storagePortIsExplicit
         self.storageRulesFile = storageRulesFile
         self.storageServiceAccounts = storageServiceAccounts
+        self.database = database
     }
 
     /// The index mode in force: as given, or strict when there is an indexes file.

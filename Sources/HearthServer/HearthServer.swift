@@ -36,10 +36,12 @@ package struct HearthServer: Sendable {
 
     /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
     /// (useful with port 0), once Storage's port (reported to `onStorageRunning`) is bound too;
-    /// `onAuthRunning` receives the Auth emulator's.
+    /// `onAuthRunning` receives the Auth emulator's, `onDatabaseRunning` the Realtime
+    /// Database's, when they serve one.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onAuthRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onStorageRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     onDatabaseRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
@@ -78,6 +80,9 @@ package struct HearthServer: Sendable {
         defer { engine.stores.closeAll() }
         let authHTTP = auth.map { authListener($0) }
         defer { closeAuth() }
+        let database = try configuration.database.map {
+            try DatabaseServer(settings: $0, host: configuration.host, dataDirectory: configuration.dataDirectory, report: report)
+        }
         // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
@@ -88,6 +93,9 @@ package struct HearthServer: Sendable {
                 group.addTask { try await firestore.run(onBound: onRunning) }
                 if let authHTTP {
                     group.addTask { try await runAuth(authHTTP, onRunning: onAuthRunning, report: report) }
+                }
+                if let database {
+                    group.addTask { try await database.run(onBound: onDatabaseRunning) }
                 }
                 group.addTask {
                     // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
@@ -112,21 +120,7 @@ extension HearthServer {
     static func webSocketRoute(_ listen: WebSocketListenConnection) -> HTTPListener.WebSocketRoute {
         { request in
             guard request.path == "/ws" || request.path?.hasPrefix("/ws?") == true else { return nil }
-            return { inbound, outbound, _ in
-                let (texts, sink) = AsyncThrowingStream.makeStream(of: String.self)
-                let reader = Task {
-                    do {
-                        for try await message in inbound.messages(maxSize: 1 << 24) {
-                            if case .text(let text) = message { sink.yield(text) }
-                        }
-                        sink.finish()
-                    } catch {
-                        sink.finish(throwing: error)
-                    }
-                }
-                defer { reader.cancel() }
-                try await listen.run(messages: texts) { text in try await outbound.write(.text(text)) }
-            }
+            return HTTPListener.textWebSocket { texts, send in try await listen.run(messages: texts, send: send) }
         }
     }
 }

@@ -6,11 +6,7 @@ import FirestoreIndexes
 /// with errors is reported with their lines and the previous indexes stay in force.
 enum IndexesFile {
     static func watched(_ file: URL, registry: IndexRegistry, report: @escaping @Sendable (String) -> Void) -> WatchedFile {
-        WatchedFile(file: file, load: {
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                report("hearth: cannot read indexes file \(file.path)")
-                return false
-            }
+        WatchedFile(file: file, kind: "indexes", report: report) { text in
             let (definitions, diagnostics) = IndexDefinitions.parse(text)
             let rendered = diagnostics.map { $0.rendered(fileName: file.path, source: text) }.joined(separator: "\n")
             if diagnostics.contains(where: { $0.severity == .error }) {
@@ -20,6 +16,6 @@ enum IndexesFile {
             if !rendered.isEmpty { report(rendered) }
             registry.install(definitions)
             return true
-        }, report: report, kind: "indexes")
+        }
     }
 }

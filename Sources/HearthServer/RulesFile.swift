@@ -13,11 +13,7 @@ enum RulesFile {
     /// Rules that `install` compiles and puts in force (Storage rules, for every bucket).
     static func watched(_ file: URL, install: @escaping @Sendable ([RulesSource]) -> RulesCompilation,
                         report: @escaping @Sendable (String) -> Void) -> WatchedFile {
-        WatchedFile(file: file, load: {
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                report("hearth: cannot read rules file \(file.path)")
-                return false
-            }
+        WatchedFile(file: file, kind: "rules", report: report) { text in
             let compilation = install([RulesSource(name: file.lastPathComponent, text: text)])
             if compilation.ruleset == nil {
                 report("hearth: \(file.path) does not compile; the previous rules stay in force:\n" + compilation.renderedDiagnostics())
@@ -25,6 +21,6 @@ enum RulesFile {
             }
             if !compilation.diagnostics.isEmpty { report(compilation.renderedDiagnostics()) }
             return true
-        }, report: report, kind: "rules")
+        }
     }
 }

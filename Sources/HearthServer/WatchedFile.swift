@@ -27,3 +27,17 @@ struct WatchedFile: Sendable {
         }
     }
 }
+
+extension WatchedFile {
+    /// A file whose text `apply` puts in force (returning whether it did); one that cannot be
+    /// read is reported as such.
+    init(file: URL, kind: String, report: @escaping @Sendable (String) -> Void, apply: @escaping @Sendable (String) -> Bool) {
+        self.init(file: file, load: {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                report("hearth: cannot read \(kind) file \(file.path)")
+                return false
+            }
+            return apply(text)
+        }, report: report, kind: kind)
+    }
+}

@@ -27,14 +27,14 @@ enum Entry {
 struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
-        abstract: "A local Firebase emulator: Cloud Firestore on SQLite.",
+        abstract: "A local Firebase emulator: Cloud Firestore and the Realtime Database on SQLite.",
         subcommands: [Start.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }
 
 struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth on its own port.")
+    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth, Cloud Storage and the Realtime Database on their own ports.")
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -76,6 +76,12 @@ struct Start: AsyncParsableCommand {
             help: "A service account key file (JSON) whose V4/V2 signed URLs Storage accepts; repeat for several.")
     var storageServiceAccounts: [String] = []
 
+    @Option(name: .customLong("database-port"), help: "Port for the Realtime Database emulator (REST, event streams, WebSocket; default 9000, 0 turns it off).")
+    var databasePort: Int?
+
+    @Option(name: .customLong("database-rules"), help: "Realtime Database rules (database.rules.json) for every namespace (reloaded when it changes; default: database.rules of ./firebase.json).")
+    var databaseRules: String?
+
     func run() async throws {
         if ephemeral && dataDir != nil {
             throw ValidationError("--ephemeral and --data-dir cannot be combined.")
@@ -84,6 +90,8 @@ struct Start: AsyncParsableCommand {
         let projectFile = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let projectID = HearthConfiguration.resolveProjectID(flag: project)
         let file = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL }
+        let database = databasePort == 0 ? nil : HearthConfiguration.DatabaseSettings(
+            port: databasePort ?? 9000, isExplicit: databasePort != nil, rulesFile: databaseRules.map(file) ?? projectFile?.databaseRules)
         let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
                                          rulesFile: rules.map(file) ?? projectFile?.firestoreRules,
                                          indexesFile: indexes.map(file) ?? projectFile?.firestoreIndexes,
@@ -92,7 +100,7 @@ struct Start: AsyncParsableCommand {
                                          authPortIsDefault: authPort == nil, signTokens: signTokens,
                                          storagePort: storagePort ?? HearthConfiguration.defaultStoragePort,
                                          storagePortIsExplicit: storagePort != nil, storageRulesFile: storageRules.map(file) ?? projectFile?.storageRules,
-                                         storageServiceAccounts: storageServiceAccounts.map(file))
+                                         storageServiceAccounts: storageServiceAccounts.map(file), database: database)
         let server = try HearthServer(configuration: config)
         let host = self.host
         try await server.run(onRunning: { port in
@@ -115,6 +123,9 @@ struct Start: AsyncParsableCommand {
         }, onStorageRunning: { port in
             print("Hearth Storage emulator listening on http://\(host):\(port)")
             print("export STORAGE_EMULATOR_HOST=http://\(host):\(port) FIREBASE_STORAGE_EMULATOR_HOST=\(host):\(port)")
+            fflush(nil)
+        }, onDatabaseRunning: { port in
+            print("Hearth Realtime Database emulator listening on http://\(host):\(port)\nexport FIREBASE_DATABASE_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         })
     }

@@ -15,6 +15,16 @@ package final class RawWebSocket: @unchecked Sendable {
 
     /// Sends one masked text frame.
     package func send(_ text: String) async throws {
+        try await connection.write(Self.frame(text))
+    }
+
+    /// Sends bytes as they are: a frame cut short, say.
+    package func send(bytes: [UInt8]) async throws {
+        try await connection.write(bytes)
+    }
+
+    /// One masked text frame, as a client sends it.
+    package static func frame(_ text: String) -> [UInt8] {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {
@@ -26,7 +36,7 @@ package final class RawWebSocket: @unchecked Sendable {
         let mask: [UInt8] = [1, 2, 3, 4]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try await connection.write(frame)
+        return frame
     }
 
     /// Receives the next text message (skipping control frames).

@@ -3,7 +3,9 @@ the SDKs at it (FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST)."""
 import os
 import socket
 import subprocess
+import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -26,41 +28,64 @@ def hearth_binary():
 
 class HearthProcess:
     """A Hearth started for tests (in memory unless `ephemeral` is False, on a free port), with extra
-    arguments; `binary` replaces the one under test, `prefix` goes before it (e.g. to run it as
+    arguments; with database=True its Realtime Database on another free port (else none, so that
+    tests never take the default port 9000; Storage likewise stays off unless the arguments name
+    its port); `binary` replaces the one under test, `prefix` goes before it (e.g. to run it as
     another user)."""
 
-    def __init__(self, *args, cwd=None, ephemeral=True, binary=None, prefix=()):
+    def __init__(self, *args, cwd=None, database=False, ephemeral=True, binary=None, prefix=()):
         binary = binary or hearth_binary()
         self.port = _free_port()
+        self.database_port = _free_port() if database else 0
         memory = ["--ephemeral"] if ephemeral else []
-        self.proc = subprocess.Popen([*prefix, binary, "start", *memory, "--port", str(self.port), *args], cwd=cwd,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        storage = [] if "--storage-port" in args else ["--storage-port", "0"]
+        # The log goes to a file, not a pipe: a long session's warnings must never fill a pipe
+        # nobody reads and block the server.
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([*prefix, binary, "start", *memory, "--port", str(self.port),
+                                      "--database-port", str(self.database_port), *storage, *args], cwd=cwd,
+                                     stdout=self.log, stderr=subprocess.STDOUT, text=True)
         self.base = f"http://127.0.0.1:{self.port}"
         self.host = f"127.0.0.1:{self.port}"
-        for _ in range(400):
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=1)
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError("hearth exited: " + self.proc.stdout.read())
-                time.sleep(0.05)
-        self.proc.kill()
-        raise RuntimeError("hearth did not start")
+        self.database_host = f"127.0.0.1:{self.database_port}"
+        urls = [self.base + "/"] + ([f"http://{self.database_host}/"] if database else [])
+        for url in urls:
+            for _ in range(400):
+                try:
+                    urllib.request.urlopen(url, timeout=1)
+                    break
+                except urllib.error.HTTPError:
+                    break
+                except OSError:
+                    if self.proc.poll() is not None:
+                        raise RuntimeError("hearth exited: " + self.output())
+                    time.sleep(0.05)
+            else:
+                self.proc.kill()
+                raise RuntimeError("hearth did not start")
+
+    def output(self):
+        """Everything the process has printed so far."""
+        self.log.seek(0)
+        return self.log.read()
 
     def stop(self):
+        """Ends the process and returns what it printed."""
         self.proc.terminate()
         try:
-            return self.proc.communicate(timeout=10)[0]
+            self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            return self.proc.communicate()[0]
+            self.proc.wait()
+        output = self.output()
+        self.log.close()
+        return output
 
 
 @pytest.fixture(scope="session")
 def hearth():
     auth_port = _free_port()
-    process = HearthProcess("--auth-port", str(auth_port), "--project", AUTH_PROJECT)
+    process = HearthProcess("--auth-port", str(auth_port), "--project", AUTH_PROJECT, database=True)
     for _ in range(400):  # the Auth port is bound beside Firestore's, maybe a moment later
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{auth_port}/", timeout=1)
@@ -72,6 +97,7 @@ def hearth():
         raise RuntimeError("hearth's Auth emulator did not start")
     os.environ["FIRESTORE_EMULATOR_HOST"] = process.host
     os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{auth_port}"
+    os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = process.database_host
     yield process.base
     process.stop()
 

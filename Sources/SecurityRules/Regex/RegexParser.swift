@@ -1,3 +1,5 @@
+import HearthRegex
+
 /// Reads RE2 syntax (what `matches()`, `split()` and `replace()` take in the official
 /// emulator) into a ``RegexNode``.
 ///

@@ -1,3 +1,4 @@
+import HearthRegex
 import Synchronization
 
 /// A regular expression of the rules language (RE2 syntax), compiled once and kept: matched in
@@ -11,7 +12,11 @@ struct RulesRegex: Sendable {
         let result: Result<RulesRegex, RegexParser.Invalid>
         do {
             let (node, groups) = try RegexParser.parse(pattern)
-            result = .success(RulesRegex(program: try RegexProgram(node, groups: groups)))
+            do {
+                result = .success(RulesRegex(program: try RegexProgram(node, groups: groups)))
+            } catch {
+                result = .failure(RegexParser.Invalid(reason: "pattern too large - compile failed"))
+            }
         } catch {
             result = .failure(error)
         }

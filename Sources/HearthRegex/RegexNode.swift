@@ -1,5 +1,7 @@
-/// A parsed RE2 pattern: what ``RegexParser`` reads and ``RegexProgram`` compiles.
-indirect enum RegexNode: Sendable, Equatable {
+/// A parsed pattern, whatever its dialect (the RE2 syntax of Firestore and Storage rules, the
+/// JavaScript-like subset of Realtime Database rules): what each dialect's parser builds and
+/// ``RegexProgram`` compiles.
+package indirect enum RegexNode: Sendable, Equatable {
     /// Matches the empty string.
     case empty
     /// One character of a set (a literal is a set of one, or of its cases with `(?i)`).
@@ -15,7 +17,7 @@ indirect enum RegexNode: Sendable, Equatable {
 }
 
 /// The positions RE2 can assert without consuming a character.
-enum RegexAssertion: Sendable, Equatable {
+package enum RegexAssertion: Sendable, Equatable {
     /// `\A`, or `^` without `(?m)`.
     case beginText
     /// `\z`, or `$` without `(?m)`.

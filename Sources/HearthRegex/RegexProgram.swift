@@ -1,6 +1,6 @@
 /// A compiled pattern: instructions of a Thompson automaton, run by ``RegexMachine`` in time
 /// proportional to the text times the program, whatever the pattern (no backtracking).
-struct RegexProgram: Sendable {
+package struct RegexProgram: Sendable {
     enum Instruction: Sendable {
         /// Consume one character of the class.
         case character(ScalarClass)
@@ -13,15 +13,17 @@ struct RegexProgram: Sendable {
         case match
     }
 
-    /// The most instructions a program may have (RE2 also bounds a program's size).
-    static let maxInstructions = 100_000
+    /// A pattern whose program would pass the size limit.
+    package struct TooLarge: Error {}
 
     let instructions: [Instruction]
     /// Capture slots: two per group, group 0 being the whole match.
-    let slots: Int
+    package let slots: Int
 
-    init(_ node: RegexNode, groups: Int) throws(RegexParser.Invalid) {
-        var compiler = Compiler()
+    /// Compiles `node`, whose capturing groups are numbered 1 to `groups`; at most
+    /// `maxInstructions` instructions (RE2 also bounds a program's size).
+    package init(_ node: RegexNode, groups: Int, maxInstructions: Int = 100_000) throws(TooLarge) {
+        var compiler = Compiler(maxInstructions: maxInstructions)
         compiler.emit(.save(0))
         try compiler.compile(node)
         compiler.emit(.save(1))
@@ -31,6 +33,7 @@ struct RegexProgram: Sendable {
     }
 
     private struct Compiler {
+        let maxInstructions: Int
         var code: [Instruction] = []
 
         mutating func emit(_ instruction: Instruction) {
@@ -43,10 +46,8 @@ struct RegexProgram: Sendable {
             return code.count - 1
         }
 
-        mutating func compile(_ node: RegexNode) throws(RegexParser.Invalid) {
-            guard code.count <= RegexProgram.maxInstructions else {
-                throw RegexParser.Invalid(reason: "pattern too large - compile failed")
-            }
+        mutating func compile(_ node: RegexNode) throws(TooLarge) {
+            guard code.count <= maxInstructions else { throw TooLarge() }
             switch node {
             case .empty:
                 break

@@ -2,12 +2,21 @@
 /// a time, a thread per instruction at most, in priority order, so a match is found in time
 /// linear in the text (times the program's size) and is the one a backtracking engine would
 /// prefer (leftmost, then by the pattern's order of alternatives and greediness), as RE2's is.
-struct RegexMachine {
+package struct RegexMachine {
     let program: RegexProgram
+
+    package init(program: RegexProgram) {
+        self.program = program
+    }
+
+    /// Whether the program matches somewhere in `text` (or, `anchored`, at its start).
+    package func search(_ text: [Unicode.Scalar], anchored: Bool = false) -> Bool {
+        firstMatch(in: text, from: 0, anchored: anchored, wholeText: false) != nil
+    }
 
     /// The capture slots (scalar offsets) of the first match at or after `start`, or nil.
     /// `anchored` requires the match to start at `start`; `wholeText` to end at the text's end.
-    func firstMatch(in text: [Unicode.Scalar], from start: Int, anchored: Bool, wholeText: Bool) -> [Int?]? {
+    package func firstMatch(in text: [Unicode.Scalar], from start: Int, anchored: Bool, wholeText: Bool) -> [Int?]? {
         let code = program.instructions
         var current = ThreadList(size: code.count)
         var next = ThreadList(size: code.count)

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A set of Unicode scalars, as a character class of an RE2 pattern holds it: ranges, Unicode
-/// general categories and scripts, possibly negated.
-struct ScalarClass: Sendable, Equatable {
+/// A set of Unicode scalars, as a character class of a pattern holds it: ranges, Unicode
+/// general categories and scripts (RE2's `\p{…}`), possibly negated.
+package struct ScalarClass: Sendable, Equatable {
     /// One part of a class.
-    enum Item: Sendable, Equatable {
+    package enum Item: Sendable, Equatable {
         case range(ClosedRange<UInt32>)
         /// A Unicode class by name (`L`, `Lu`, `Greek`), possibly negated (`\PL`).
         case property(String, negated: Bool)
@@ -12,17 +12,22 @@ struct ScalarClass: Sendable, Equatable {
         case nested(ScalarClass)
     }
 
-    var items: [Item] = []
-    var negated = false
+    package var items: [Item] = []
+    package var negated = false
 
-    static func scalar(_ s: Unicode.Scalar) -> ScalarClass { ScalarClass(items: [.range(s.value...s.value)]) }
+    package init(items: [Item] = [], negated: Bool = false) {
+        self.items = items
+        self.negated = negated
+    }
+
+    package static func scalar(_ s: Unicode.Scalar) -> ScalarClass { ScalarClass(items: [.range(s.value...s.value)]) }
 
     /// Every scalar but newline (`.` without `(?s)`) or every scalar.
-    static func any(dotAll: Bool) -> ScalarClass {
+    package static func any(dotAll: Bool) -> ScalarClass {
         dotAll ? ScalarClass(items: [.range(0...0x10FFFF)]) : ScalarClass(items: [.range(0...9), .range(11...0x10FFFF)])
     }
 
-    func contains(_ s: Unicode.Scalar) -> Bool {
+    package func contains(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
         var found = false
         for item in items {
@@ -37,7 +42,7 @@ struct ScalarClass: Sendable, Equatable {
     }
 
     /// The class with every letter's other cases added (RE2's `(?i)` uses simple case folding).
-    func foldingCase() -> ScalarClass {
+    package func foldingCase() -> ScalarClass {
         var folded = self
         folded.items = items.flatMap { item -> [Item] in
             guard case .range(let r) = item, r.count <= 0x400 else { return [item] }
@@ -52,7 +57,7 @@ struct ScalarClass: Sendable, Equatable {
     }
 
     /// The scalar's other single-scalar cases.
-    static func caseVariants(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+    package static func caseVariants(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
         var out: [Unicode.Scalar] = []
         for mapping in [s.properties.lowercaseMapping, s.properties.uppercaseMapping, s.properties.titlecaseMapping] {
             let scalars = mapping.unicodeScalars
@@ -63,14 +68,14 @@ struct ScalarClass: Sendable, Equatable {
 
     /// Whether a scalar has a Unicode property named as RE2 names them: a general category
     /// (`L`, `Lu`, …, `Any`) or a script (`Greek`, `Latin`, …).
-    static func has(_ s: Unicode.Scalar, property name: String) -> Bool {
+    package static func has(_ s: Unicode.Scalar, property name: String) -> Bool {
         if name == "Any" { return true }
         if let categories = categoryNames[name] { return categories.contains(s.properties.generalCategory) }
         return ScriptMembership.shared.contains(s, script: name)
     }
 
     /// Whether RE2 knows a property name.
-    static func isKnownProperty(_ name: String) -> Bool {
+    package static func isKnownProperty(_ name: String) -> Bool {
         name == "Any" || categoryNames[name] != nil || ScriptMembership.isKnownScript(name)
     }
 

@@ -1,0 +1,69 @@
+import DatabaseEngine
+import DatabaseREST
+import DatabaseRules
+import DatabaseWebSocket
+import Foundation
+import HearthHTTP
+import HummingbirdWebSocket
+import NIOCore
+import HTTPTypes
+
+/// The Realtime Database emulator's port: REST and event streams through ``DatabaseRESTResponder``
+/// (behind CORS), the SDKs' WebSocket protocol on `/.ws`, and the `--database-rules` file,
+/// reloaded when it changes.
+struct DatabaseServer: Sendable {
+    let settings: HearthConfiguration.DatabaseSettings
+    let host: String
+    let service: DatabaseService
+    let rest: DatabaseRESTService
+    let report: @Sendable (String) -> Void
+
+    init(settings: HearthConfiguration.DatabaseSettings, host: String, dataDirectory: URL?, report: @escaping @Sendable (String) -> Void) throws {
+        self.settings = settings
+        self.host = host
+        self.report = report
+        service = try DatabaseService(dataDirectory: dataDirectory, report: report)
+        rest = DatabaseRESTService(database: service)
+    }
+
+    /// Serves the port until cancelled.
+    func run(onBound: @escaping @Sendable (Int) async -> Void) async throws {
+        var watch: Task<Void, Never>?
+        if let file = settings.rulesFile {
+            let watched = DatabaseRulesFile.watched(file, service: service, report: report)
+            _ = watched.load()
+            watch = Task { await watched.watch() }
+        } else {
+            report("hearth: no Realtime Database rules loaded: every client read and write is allowed. Load rules with --database-rules FILE or PUT /.settings/rules.json.")
+        }
+        defer {
+            watch?.cancel()
+            service.closeAll()
+        }
+        let listener = HTTPListener(host: host, port: settings.port,
+                                    responder: CORSResponder(DatabaseRESTResponder(service: rest), exposedHeaders: ["ETag"]),
+                                    webSocket: webSocketRoute())
+        do {
+            try await listener.run(onBound: onBound)
+        } catch where !settings.isExplicit && !Task.isCancelled {
+            report("hearth: could not serve the Realtime Database on port \(settings.port) (\(error)); it is off. Choose a port with --database-port.")
+            try await Task.sleep(for: .seconds(Int64.max / 2))
+        }
+    }
+
+    /// `/.ws?v=5&ns=…`: the SDKs' WebSocket protocol, one ``WireConnection`` per socket.
+    func webSocketRoute() -> HTTPListener.WebSocketRoute {
+        { [rest, service] request in
+            guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return nil }
+            var parameters: [String: String] = [:]
+            for pair in (target.split(separator: "?", maxSplits: 1).dropFirst().first ?? "").split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                if kv.count == 2 { parameters[kv[0]] = kv[1] }
+            }
+            let authority = request.authority
+            guard let ns = try? service.namespace(rest.namespaceName(parameters: parameters, host: authority)) else { return nil }
+            let connection = WireConnection(namespace: ns, host: authority ?? "localhost")
+            return HTTPListener.textWebSocket { texts, send in await connection.run(frames: texts, send: send) }
+        }
+    }
+}
