@@ -30,8 +30,10 @@ struct GCSAPI: Sendable {
         case (.delete, 2):
             try engine.deleteBucket(segments[1])
             return Response(status: .noContent)
-        case (_, 2):
+        case (.patch, 2), (.put, 2):
             throw StorageError.notImplemented("Hearth's Storage emulator does not change bucket settings (\(request.method.rawValue) /b/{bucket}).")
+        case (_, 2):
+            throw StorageError.methodNotAllowed("A bucket takes GET, PATCH, PUT or DELETE, not \(request.method.rawValue).")
         default:
             break
         }
@@ -39,7 +41,8 @@ struct GCSAPI: Sendable {
         let bucket = segments[1]
         if segments.count == 3 {
             guard request.method == .get else {
-                throw StorageError.notImplemented("Insert objects through /upload/storage/v1/b/{bucket}/o.")
+                if request.method == .post { throw StorageError.notImplemented("Insert objects through /upload/storage/v1/b/{bucket}/o.") }
+                throw StorageError.methodNotAllowed("A bucket's objects are listed with GET, not \(request.method.rawValue).")
             }
             return try list(request, bucket: bucket, full: full)
         }
@@ -84,7 +87,7 @@ struct GCSAPI: Sendable {
         case (_, "acl"?):
             return try await GCSObjectACL(engine: engine).respond(request, bucket: bucket, name: name, entity: rest.count > 1 ? rest[1] : nil)
         default:
-            throw StorageError.notImplemented("Hearth's Storage emulator does not implement \(request.method.rawValue) \(request.rawPath).")
+            throw StorageError.methodNotAllowed("\(request.rawPath) does not take \(request.method.rawValue).")
         }
     }
 

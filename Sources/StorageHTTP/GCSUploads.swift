@@ -22,10 +22,10 @@ struct GCSUploads: Sendable {
             case .delete:
                 try engine.cancelResumable(id)
                 throw StorageError(.uploadCancelled, "Upload \(id) was cancelled.")
-            default: throw StorageError.notImplemented("\(request.method.rawValue) on an upload session is not implemented.")
+            default: throw StorageError.methodNotAllowed("An upload session takes PUT, POST or DELETE, not \(request.method.rawValue).")
             }
         }
-        guard request.method == .post else { throw StorageError.notImplemented("Start an upload with POST.") }
+        guard request.method == .post else { throw StorageError.methodNotAllowed("Start an upload with POST.") }
         var upload = UploadRequest(bucket: bucket, name: request[query: "name"], api: .gcs, access: .admin)
         upload.preconditions = preconditions
         let hashes = ObjectDigest.parseGoogHash(request.header("x-goog-hash"))

@@ -64,6 +64,7 @@ enum StorageHTTPError {
         case .rangeNotSatisfiable: return "requestedRangeNotSatisfiable"
         case .payloadTooLarge: return "uploadTooLarge"
         case .uploadCancelled: return "clientClosedRequest"
+        case .methodNotAllowed: return "methodNotAllowed"
         case .notImplemented: return "notImplemented"
         case .unavailable: return "backendError"
         case .internal: return "internalError"
@@ -80,6 +81,7 @@ enum StorageHTTPError {
         case .rangeNotSatisfiable: return "InvalidRange"
         case .payloadTooLarge: return "EntityTooLarge"
         case .notImplemented: return "NotImplemented"
+        case .methodNotAllowed: return "MethodNotAllowed"
         case .internal, .unavailable: return "InternalError"
         default: return "InvalidArgument"
         }

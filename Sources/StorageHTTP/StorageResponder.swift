@@ -63,7 +63,7 @@ package struct StorageResponder: HTTPResponder {
         case "upload" where segments.count == 6 && segments[1...3] == ["storage", "v1", "b"] && segments[5] == "o":
             return try await GCSUploads(engine: engine).respond(request, bucket: segments[4])
         case "download" where segments.count >= 7 && segments[1...3] == ["storage", "v1", "b"] && segments[5] == "o":
-            guard request.method == .get || request.method == .head else { throw StorageError.notImplemented("Downloads are GET requests.") }
+            guard request.method == .get || request.method == .head else { throw StorageError.methodNotAllowed("Downloads are GET requests.") }
             let name = segments[6...].joined(separator: "/")
             let (object, file) = try engine.openForDownload(bucket: segments[4], name: name, access: .admin,
                                                             generation: request[query: "generation"].flatMap { Int64($0) })

@@ -16,6 +16,8 @@ package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible
         case payloadTooLarge
         /// A resumable upload that was cancelled (GCS answers 499).
         case uploadCancelled
+        /// A method the resource does not take (TRACE on an object, PUT on a download URL).
+        case methodNotAllowed
         case notImplemented
         /// Busy: try again (a resumable upload another request is writing to).
         case unavailable
@@ -33,6 +35,7 @@ package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible
             case .rangeNotSatisfiable: 416
             case .payloadTooLarge: 413
             case .uploadCancelled: 499
+            case .methodNotAllowed: 405
             case .notImplemented: 501
             case .unavailable: 503
             case .internal: 500
@@ -80,6 +83,7 @@ package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible
 
     package static func invalidArgument(_ message: String) -> StorageError { .init(.invalidArgument, message) }
     package static func notImplemented(_ message: String) -> StorageError { .init(.notImplemented, message) }
+    package static func methodNotAllowed(_ message: String) -> StorageError { .init(.methodNotAllowed, message) }
     package static func internalError(_ message: String) -> StorageError { .init(.internal, message) }
     package static func conflict(_ message: String) -> StorageError { .init(.conflict, message) }
     package static func preconditionFailed(_ message: String) -> StorageError { .init(.preconditionFailed, message) }
