@@ -132,6 +132,11 @@ package struct HTTPListener: Sendable {
     static func channelResponder(_ responder: some HTTPResponder<BasicRequestContext>, logger: Logger) -> HTTPChannelHandler.Responder {
         { request, writer, channel in
             let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+            // A client that waits for leave to send its body (curl does past 1 MB) gets it at
+            // once rather than after its own timeout; a refusal still comes as the final answer.
+            if request.headers[.expect]?.lowercased() == "100-continue" {
+                try await writer.writeInformationalHead(HTTPResponse(status: .continue))
+            }
             var response: Response
             do {
                 response = try await responder.respond(to: request, context: context)

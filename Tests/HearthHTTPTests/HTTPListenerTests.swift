@@ -157,6 +157,26 @@ struct HTTPListenerTests {
         }
     }
 
+    @Test("Expect: 100-continue is answered 100 Continue before the client sends its body")
+    func expectContinue() async throws {
+        struct Echo: HTTPResponder {
+            typealias Context = BasicRequestContext
+            func respond(to request: Request, context: Context) async throws -> Response {
+                var request = request
+                let body = try await request.collectBody(upTo: 1 << 20)
+                return Response(status: .ok, body: .init(byteBuffer: body))
+            }
+        }
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: Echo())) { port in
+            let connection = try RawConnection(port: port)
+            try await connection.write("PUT /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+            let interim = String(decoding: try await connection.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue"))
+            try await connection.write("hello")
+            #expect(try await connection.readResponse().body == "hello")
+        }
+    }
+
     @Test("a response with Connection: close ends its connection")
     func connectionClose() async throws {
         struct Closing: HTTPResponder {

@@ -40,9 +40,21 @@ package struct Lexer {
             } else if scalar == "/", isExpressionExpected {
                 let text = scanPathLiteral()
                 emit(.pathLiteral(text), from: start)
+            } else if scalar == "/", let next = peek(1), !next.properties.isWhitespace, next != "=" {
+                // The official grammar reads `/` followed by anything but a space as a path, also
+                // after an operand: `7/2` does not compile there; `7 / 2` and `7/ 2` divide.
+                let text = scanPathLiteral()
+                sink.error("'\(text)' reads as a path, which cannot follow a value here; to divide, put a space after '/' ('7/ 2' or '7 / 2')",
+                           at: range(from: start))
+                emit(.invalid(text), from: start)
+            } else if scalar == "-" || scalar == "+", peek(1) == scalar {
+                // `--` and `++` are tokens of Firebase's grammar that it then refuses.
+                position += 2
+                sink.error("Increment (++) and decrement (--) operators are not supported.", at: range(from: start))
+                emit(.invalid(String(scalar) + String(scalar)), from: start)
             } else if scalar.isRulesIdentifierStart {
                 lexWordOrPrefixedLiteral()
-            } else if scalar.isASCIIDigit {
+            } else if scalar.isASCIIDigit || (scalar == "." && peek(1)?.isASCIIDigit == true) {
                 lexNumber()
             } else if scalar == "'" || scalar == "\"" {
                 lexString(raw: false, bytes: false, start: start)
@@ -124,10 +136,8 @@ package struct Lexer {
     mutating func lexWordOrPrefixedLiteral() {
         let start = position
         if let quote = peek(1), quote == "'" || quote == "\"", let prefix = peek() {
+            // (No raw strings: the official emulator reads `r'…'` as a name and a string.)
             switch prefix {
-            case "r", "R":
-                advance()
-                return lexString(raw: true, bytes: false, start: start)
             case "b", "B":
                 advance()
                 return lexString(raw: false, bytes: true, start: start)

@@ -92,6 +92,11 @@ extension Parser {
         var depth = 1
         var operators = [op]
         while let next: UnaryOperator = check(.bang) ? .not : check(.minus) ? .negate : nil {
+            if operators.last == .negate {
+                // Firebase's grammar negates only an operand: `- -1` and `-!x` do not compile
+                // there (`!-1` and `1 - -1` do).
+                sink.error("'-' cannot be followed by '\(next == .negate ? "-" : "!")'; write -(…) instead", at: current.range)
+            }
             advance()
             depth += 1
             guard depth <= Self.maxParseDepth else {
