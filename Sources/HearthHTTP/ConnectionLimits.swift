@@ -11,11 +11,15 @@ package struct ConnectionLimits: Sendable {
     package var headTimeout: TimeAmount
     /// How long a kept-alive connection may wait for its next request.
     package var idleTimeout: TimeAmount
+    /// The longest wait for the next part of a request body being received.
+    package var bodyTimeout: TimeAmount
 
-    package init(maxRequestLine: Int = 16 * 1024, headTimeout: TimeAmount = .seconds(20), idleTimeout: TimeAmount = .seconds(60)) {
+    package init(maxRequestLine: Int = 16 * 1024, headTimeout: TimeAmount = .seconds(20), idleTimeout: TimeAmount = .seconds(60),
+                 bodyTimeout: TimeAmount = .seconds(30)) {
         self.maxRequestLine = maxRequestLine
         self.headTimeout = headTimeout
         self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
     }
 }
 

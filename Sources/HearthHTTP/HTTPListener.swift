@@ -40,7 +40,8 @@ package struct HTTPListener: Sendable {
         self.limits = limits
         self.logger = logger
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds)),
+            http1: .init(additionalChannelHandlers: [SlowBodyGuard(timeout: limits.bodyTimeout)],
+                         idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds)),
             ws: .init(maxFrameSize: maxWebSocketFrame)
         )
         http1 = HTTP1WebSocketUpgradeChannel(responder: Self.channelResponder(responder, logger: logger), configuration: configuration) { request, _, _ in

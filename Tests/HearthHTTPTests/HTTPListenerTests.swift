@@ -110,7 +110,8 @@ struct HTTPListenerTests {
         }
     }
 
-    static let shortLimits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))
+    static let shortLimits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .milliseconds(300), idleTimeout: .milliseconds(300),
+                                              bodyTimeout: .milliseconds(300))
 
     @Test("a request line past the limit is answered 414 in Google's error JSON and closed")
     func longRequestLine() async throws {
@@ -174,6 +175,47 @@ struct HTTPListenerTests {
             #expect(interim.hasPrefix("HTTP/1.1 100 Continue"))
             try await connection.write("hello")
             #expect(try await connection.readResponse().body == "hello")
+        }
+    }
+
+    /// Echoes the body; `GET /wait` answers after a second (a long poll).
+    struct SlowEcho: HTTPResponder {
+        typealias Context = BasicRequestContext
+        func respond(to request: Request, context: Context) async throws -> Response {
+            if request.uri.path == "/wait" {
+                try await Task.sleep(for: .seconds(1))
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "waited")))
+            }
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 20)
+            return Response(status: .ok, body: .init(byteBuffer: body))
+        }
+    }
+
+    @Test("a body that stops arriving closes its connection, on the first request and on later ones; a long poll is not cut")
+    func slowBody() async throws {
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: SlowEcho(), limits: Self.shortLimits)) { port in
+            let first = try RawConnection(port: port)
+            try await first.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            #expect(await first.isClosedByPeer())
+
+            let later = try RawConnection(port: port)
+            try await later.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok")
+            #expect(try await later.readResponse().body == "ok")
+            try await later.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            #expect(await later.isClosedByPeer())
+
+            let poll = try RawConnection(port: port)
+            try await poll.write("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await poll.readResponse().body == "waited")
+            // A body that keeps coming, more slowly than the whole limit but each part in time.
+            let steady = try RawConnection(port: port)
+            try await steady.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n")
+            for byte in "abcd" {
+                try await Task.sleep(for: .milliseconds(150))
+                try await steady.write(String(byte))
+            }
+            #expect(try await steady.readResponse().body == "abcd")
         }
     }
 
