@@ -194,6 +194,8 @@ package enum RESTCodec {
     package static func encodeDouble(_ d: Double) -> JSON {
         if d.isNaN { return .string("NaN") }
         if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
+        // -0.0 keeps its sign, as the value stored (and as gRPC carries it).
+        if d == 0 { return .number(d.sign == .minus ? "-0.0" : "0.0") }
         if d == d.rounded(), abs(d) < 1e16 { return .number(String(Int64(d)) + ".0") }
         return .number("\(d)")
     }

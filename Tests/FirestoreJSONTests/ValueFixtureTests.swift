@@ -50,6 +50,13 @@ struct ValueFixtureTests {
         }
     }
 
+    @Test("doubles are written as REST writes them: -0.0 keeps its sign", arguments: [
+        (0.0, "0.0"), (-0.0, "-0.0"), (1.0, "1.0"), (-2.5, "-2.5"), (.nan, "\"NaN\""), (-.infinity, "\"-Infinity\""), (1e16, "1e+16"),
+    ])
+    func doubles(value: Double, text: String) {
+        #expect(RESTCodec.encodeDouble(value).serialized == text)
+    }
+
     @Test("malformed values are INVALID_ARGUMENT naming the field", arguments: [
         #"{"integerValue": "12x"}"#, #"{"integerValue": "9223372036854775808"}"#, #"{"doubleValue": "nan"}"#,
         #"{"timestampValue": "yesterday"}"#, #"{"timestampValue": "10000-01-01T00:00:00Z"}"#, #"{"bytesValue": "!!"}"#,
