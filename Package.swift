@@ -86,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "FirestoreEngine",
-            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules", "HearthIdentity",
+            dependencies: ["FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules", "HearthIdentity", "HearthJSON",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: settings
         ),

@@ -88,13 +88,10 @@ extension FirestoreGRPCService {
         if r.pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
         let (c, _) = try engine.resolve(r.consistency(), in: db)
         let ids = try await engine.listCollectionIDs(db, parent: parent, consistency: c)
-        let offset = r.pageToken.isEmpty ? 0 : (Int(r.pageToken) ?? -1)
-        guard offset >= 0 else { throw .invalidArgument("invalid page token") }
-        let size = Int(r.pageSize)
-        let page = size > 0 ? Array(ids.dropFirst(offset).prefix(size)) : Array(ids.dropFirst(offset))
+        let page = try CollectionIDPage.page(of: ids, pageSize: Int(r.pageSize), token: r.pageToken)
         var out = Google_Firestore_V1_ListCollectionIdsResponse()
-        out.collectionIds = page
-        if size > 0, offset + size < ids.count { out.nextPageToken = String(offset + size) }
+        out.collectionIds = page.ids
+        if let next = page.next { out.nextPageToken = next }
         return out
     }
 }

@@ -156,15 +156,12 @@ extension FirestoreRESTService {
         if pageSize < 0 { throw .invalidArgument("page_size must be greater than or equal to zero.") }
         var token: String?
         if case .string(let t)? = RESTCodec.field(body, "pageToken") { token = t }
-        let offset = try Self.decodePageToken(token)
         let (c, _) = try consistency(db, transaction: nil, readTime: RESTCodec.field(body, "readTime"), newTransaction: nil)
         let ids = try await engine.listCollectionIDs(db, parent: parent, consistency: c)
-        let page = pageSize > 0 ? Array(ids.dropFirst(offset).prefix(pageSize)) : Array(ids.dropFirst(offset))
+        let page = try CollectionIDPage.page(of: ids, pageSize: pageSize, token: token)
         var pairs: [(String, JSON)] = []
-        if !page.isEmpty { pairs.append(("collectionIds", .array(page.map { .string($0) }))) }
-        if pageSize > 0, offset + pageSize < ids.count {
-            pairs.append(("nextPageToken", .string(Self.encodePageToken(offset + pageSize))))
-        }
+        if !page.ids.isEmpty { pairs.append(("collectionIds", .array(page.ids.map { .string($0) }))) }
+        if let next = page.next { pairs.append(("nextPageToken", .string(next))) }
         return .ok(.object(pairs))
     }
 
