@@ -36,6 +36,8 @@ extension FirestoreGRPCService {
                             streamDatabase.value = db
                             session.add(try Self.target(target, database: db))
                         } catch {
+                            // As the emulator: the target is added, then removed with the cause.
+                            try await writer.write(Self.targetChange(.add, ids: [target.targetID], cause: nil))
                             try await writer.write(Self.targetChange(.remove, ids: [target.targetID], cause: error))
                         }
                     case .removeTarget(let id)?:

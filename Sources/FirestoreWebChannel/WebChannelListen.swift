@@ -34,6 +34,9 @@ enum WebChannelListen {
                     }
                 } catch {
                     if let id = error.targetID {
+                        // As the emulator: the target is added, then removed with the cause.
+                        let addition = WatchResponse.targetChange(.add, targetIDs: [id], cause: nil, readTime: nil)
+                        channel.send(WebChannelCodec.encode(addition, database: database).serialized, now: now())
                         let removal = WatchResponse.targetChange(.remove, targetIDs: [id], cause: error.error, readTime: nil)
                         channel.send(WebChannelCodec.encode(removal, database: database).serialized, now: now())
                     } else {

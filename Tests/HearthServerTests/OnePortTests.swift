@@ -95,4 +95,47 @@ struct OnePortTests {
         }
         #expect(names == ["\(Self.root)/rooms/r1"])
     }
+
+    @Test("a target whose query is invalid is added, then removed with the cause, as the official emulator answers")
+    func invalidTarget() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let changes = try await Self.withClient(server) { firestore in
+            try await firestore.listen(metadata: Self.owner) { writer in
+                var request = Google_Firestore_V1_ListenRequest()
+                request.database = "projects/p/databases/(default)"
+                var target = Google_Firestore_V1_Target()
+                target.targetID = 7
+                var query = Google_Firestore_V1_Target.QueryTarget()
+                query.parent = Self.root
+                query.structuredQuery.from = [.with { $0.collectionID = "rooms" }]
+                // Two not-in filters: refused by validation, after the stream has started.
+                func notIn(_ field: String) -> Google_Firestore_V1_StructuredQuery.Filter {
+                    .with {
+                        $0.fieldFilter = .with {
+                            $0.field.fieldPath = field
+                            $0.op = .notIn
+                            $0.value.arrayValue.values = [.with { $0.integerValue = 1 }]
+                        }
+                    }
+                }
+                query.structuredQuery.where = .with { $0.compositeFilter = .with { $0.op = .and; $0.filters = [notIn("a"), notIn("b")] } }
+                target.query = query
+                request.addTarget = target
+                try await writer.write(request)
+                try await Task.sleep(for: .seconds(10))
+            } onResponse: { response in
+                var changes: [(Google_Firestore_V1_TargetChange.TargetChangeType, [Int32], Int32)] = []
+                for try await message in response.messages {
+                    guard case .targetChange(let change) = message.responseType else { continue }
+                    changes.append((change.targetChangeType, change.targetIds, change.cause.code))
+                    if change.targetChangeType == .remove { break }
+                }
+                return changes
+            }
+        }
+        #expect(changes.map(\.0) == [.add, .remove])
+        #expect(changes.map(\.1) == [[7], [7]])
+        #expect(changes.last?.2 == 3)
+    }
 }
