@@ -100,7 +100,7 @@ extension FirestoreEngine {
         }
         queryInfo["orderBy"] = .map(orderBy)
         let requestValue = Self.requestValue(identity, method: .list, path: displayPath, time: now, extra: ["query": .map(queryInfo)])
-        var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
+        var ledger = RulesLookupLedger.query
         for candidate in QueryCandidate.candidates(for: query.filter, database: db) {
             let request: RulesRequest
             switch candidate {
@@ -137,7 +137,7 @@ extension FirestoreEngine {
                                 session: StoreSession, commitTime: Timestamp, isBatch: Bool) throws {
         var source = StoreRulesDataSource(session: session, database: db)
         source.after = final
-        var ledger = RulesLookupLedger(limit: isBatch ? RulesLookupLedger.batchLimit : RulesLookupLedger.singleDocumentLimit)
+        var ledger = isBatch ? RulesLookupLedger.batch : .singleDocument
         var judged = Set<ResourcePath>()
         for write in writes where judged.insert(write.key).inserted {
             let before = originals[write.key] ?? nil

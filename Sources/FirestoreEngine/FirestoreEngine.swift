@@ -140,7 +140,7 @@ package final class FirestoreEngine: Sendable {
             if let ruleset {
                 var source = StoreRulesDataSource(session: s, database: db)
                 source.readTime = readTime?.microseconds
-                var ledger = RulesLookupLedger(limit: RulesLookupLedger.singleDocumentLimit)
+                var ledger = RulesLookupLedger.singleDocument
                 try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger, inTransaction: txn != nil)
             }
             return doc
@@ -159,7 +159,7 @@ package final class FirestoreEngine: Sendable {
         let docs = try await run(db) { s in
             var source = StoreRulesDataSource(session: s, database: db)
             source.readTime = readTime?.microseconds
-            var ledger = RulesLookupLedger(limit: RulesLookupLedger.batchLimit)
+            var ledger = keys.count > 1 ? RulesLookupLedger.batch : .singleDocument
             return try keys.map { key in
                 let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
                 if let ruleset {
@@ -278,7 +278,7 @@ package final class FirestoreEngine: Sendable {
         let ruleset = gate(identity, db)
         let (docs, micros) = try await run(db) { s in
             let source = StoreRulesDataSource(session: s, database: db)
-            var ledger = RulesLookupLedger(limit: RulesLookupLedger.batchLimit)
+            var ledger = keys.count > 1 ? RulesLookupLedger.batch : .singleDocument
             let docs = try keys.map { key in
                 let doc = try s.document(key)
                 if let ruleset {

@@ -120,4 +120,36 @@ struct DecisionTests {
         #expect(decision.isAllowed)
         #expect(decision.debugOutput == ["d.rules:1:57: \"x\""])
     }
+
+    /// A ruleset whose read of /c/{d} looks up the documents x/i for each i the wildcard names
+    /// ("1-10" is x/1 … x/10), all of which exist.
+    static func lookupRuleset() throws -> (Ruleset, CountingSource) {
+        var branches = ""
+        for (name, range) in [("a", 1...10), ("b", 11...20), ("c", 21...21), ("e", 1...11), ("f", 1...7)] {
+            let chain = range.map { "exists(/databases/$(database)/documents/x/\($0))" }.joined(separator: " && ")
+            branches += "d == '\(name)' ? (\(chain)) : "
+        }
+        let text = "rules_version = '2'; service cloud.firestore { match /databases/{database}/documents { match /c/{d} { allow read: if \(branches) false; } } }"
+        let ruleset = try #require(Ruleset.compile(files: [RulesSource(name: "t", text: text)]).ruleset)
+        var docs: [RulePath: RuleValue] = [:]
+        for i in 1...25 { docs[RulePath(parsing: "databases/(default)/documents/x/\(i)")] = .map([:]) }
+        return (ruleset, CountingSource(documents: docs))
+    }
+
+    @Test("document lookups: 10 per document's decision, 20 distinct per request of several documents, repeats counted once", arguments: [
+        (["a"], [true]),
+        (["e"], [false]),
+        (["a", "b"], [true, true]),
+        (["a", "b", "c"], [true, true, false]),
+        (["f", "f", "f"], [true, true, true]),
+        (["a", "e"], [true, false]),
+    ])
+    func lookupLimits(documents: [String], allowed: [Bool]) throws {
+        let (ruleset, source) = try Self.lookupRuleset()
+        var ledger = documents.count > 1 ? RulesLookupLedger.batch : .singleDocument
+        let decisions = documents.map { d in
+            ruleset.decision(for: RulesRequest(method: .get, path: Self.path("databases/(default)/documents/c/\(d)")), dataSource: source, ledger: &ledger)
+        }
+        #expect(decisions.map(\.isAllowed) == allowed)
+    }
 }

@@ -18,6 +18,7 @@ extension Ruleset {
     package func decision(
         for request: RulesRequest, dataSource: any RulesDataSource, ledger: inout RulesLookupLedger
     ) -> RulesDecision {
+        ledger.beginDecision()
         let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
         defer { ledger = evaluator.ledger }
         let globalEnvironment = Environment(parent: nil, capacity: globals.count + request.variables.count)

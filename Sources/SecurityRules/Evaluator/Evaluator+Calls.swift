@@ -89,10 +89,13 @@ extension Evaluator {
         let key = RulesLookupLedger.Key(path: path, isAfter: isAfter)
         let resource: RuleValue
         if let remembered = ledger.result(for: key) {
+            guard ledger.admit(key) else {
+                return fail(limit: "Exceeded maximum of \(ledger.decisionLimit) document access calls (get, exists, getAfter, existsAfter).", at: node)
+            }
             resource = remembered
         } else {
-            guard ledger.hasRoom else {
-                return fail(limit: "Exceeded maximum of \(ledger.limit) document access calls (get, exists, getAfter, existsAfter).", at: node)
+            if let limit = ledger.exceededLimit {
+                return fail(limit: "Exceeded maximum of \(limit) document access calls (get, exists, getAfter, existsAfter).", at: node)
             }
             do {
                 resource = try (isAfter ? dataSource.resourceAfter(at: path) : dataSource.resource(at: path)) ?? .null
