@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import FirestoreEngine
 import FirestoreIndexes
+import HearthRulesTest
 import HearthServer
 import NIOCore
 import NIOPosix
@@ -28,7 +29,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A local Firebase emulator: Cloud Firestore and the Realtime Database on SQLite.",
-        subcommands: [Start.self, Indexes.self],
+        subcommands: [Start.self, Test.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }
@@ -132,6 +133,43 @@ struct Start: AsyncParsableCommand {
 }
 
 extension IndexRegistry.Mode: ExpressibleByArgument {}
+
+struct Test: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run security-rules tests from YAML specs in process (docs/rules-tests.md).",
+        discussion: "Exit status: 0 when every case passed, 1 when a case failed, 2 when a spec could not run."
+    )
+
+    @Option(help: "Write the results as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(help: "Write the rules annotated with each expression's outcomes (HTML) to this file.")
+    var coverage: String?
+
+    @Argument(help: "The spec files (YAML).")
+    var specs: [String]
+
+    func run() async throws {
+        if specs.isEmpty { throw ValidationError("Name at least one spec file.") }
+        var outcomes: [SpecOutcome] = []
+        for spec in specs { outcomes.append(await RulesTestRunner.run(path: spec)) }
+        let report = RulesTestReport(outcomes)
+        print(report.text, terminator: "")
+        if let junit { try write(JUnitReport(outcomes).xml, to: junit) }
+        if let coverage { try write(CoveragePage(outcomes).html, to: coverage) }
+        fflush(nil)
+        if report.hasSetupFailure { throw ExitCode(2) }
+        if !report.isPassed { throw ExitCode(1) }
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw ValidationError("Cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}
 
 struct Indexes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
