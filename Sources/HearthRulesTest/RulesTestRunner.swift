@@ -53,24 +53,20 @@ package enum RulesTestRunner {
         outcome.warnings = compilation.renderedDiagnostics()
         engine.rules.startRecording()
 
-        var isSeeded = false
+        do {
+            if !spec.seed.isEmpty { _ = try await engine.commit(db, writes: spec.seed) }
+        } catch {
+            outcome.setupFailure = "\(spec.path): error: the seed cannot be written: \(error)"
+            return
+        }
+        let seedByKey = Dictionary(spec.seed.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         for testCase in spec.cases {
-            if !isSeeded {
-                do {
-                    try await engine.clear(db)
-                    if !spec.seed.isEmpty { _ = try await engine.commit(db, writes: spec.seed) }
-                } catch {
-                    outcome.setupFailure = "\(spec.path): error: the seed cannot be written: \(error)"
-                    return
-                }
-                isSeeded = true
-            }
             _ = engine.rules.takeRecordedDecisions()
             let caseStarted = ContinuousClock.now
             let result: CaseResult.Outcome
+            var written: [ResourcePath] = []
             do throws(FirestoreError) {
-                let wrote = try await perform(testCase.operation, as: testCase.identity, on: engine, in: db)
-                if wrote { isSeeded = false }
+                written = try await perform(testCase.operation, as: testCase.identity, on: engine, in: db)
                 let grants = engine.rules.takeRecordedDecisions().compactMap { recorded in
                     recorded.decision.grantedBy.map { "\(recorded.request) allowed by \($0)" }
                 }
@@ -79,14 +75,23 @@ package enum RulesTestRunner {
                 result = .failed(error)
             }
             outcome.results.append(CaseResult(testCase: testCase, outcome: result, seconds: seconds(since: caseStarted)))
+            // The next case starts from the seed: what this one wrote goes back to it.
+            if !written.isEmpty {
+                let restore = Set(written).sorted().map { seedByKey[$0] ?? Write(key: $0, operation: .delete) }
+                do {
+                    _ = try await engine.commit(db, writes: restore)
+                } catch {
+                    outcome.setupFailure = "\(spec.path): error: the seed cannot be written again after case '\(testCase.name)': \(error)"
+                    return
+                }
+            }
         }
         outcome.coverage = engine.rules.coverage(for: db.project)
     }
 
-    /// Sends one operation; returns whether it committed writes (so that the next case starts
-    /// again from the seed).
+    /// Sends one operation; returns the documents it wrote, if it committed writes.
     private static func perform(_ operation: RulesOperation, as identity: Identity, on engine: FirestoreEngine,
-                                in db: DatabaseID) async throws(FirestoreError) -> Bool {
+                                in db: DatabaseID) async throws(FirestoreError) -> [ResourcePath] {
         switch operation {
         case .get(let key):
             _ = try await engine.getDocument(db, key: key, identity: identity)
@@ -98,7 +103,7 @@ package enum RulesTestRunner {
             _ = try await engine.snapshot(try Query(query.structured, parent: query.parent, database: db), identity: identity)
         case .commit(let writes):
             _ = try await engine.commit(db, writes: writes, identity: identity)
-            return true
+            return writes.map(\.key)
         case .transaction(let reads, let writes):
             let transaction = try engine.beginTransaction(db, mode: .readWrite(retrying: nil))
             do throws(FirestoreError) {
@@ -116,9 +121,9 @@ package enum RulesTestRunner {
                 try? engine.rollback(db, transaction: transaction)
                 throw error
             }
-            return !writes.isEmpty
+            return writes.map(\.key)
         }
-        return false
+        return []
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
