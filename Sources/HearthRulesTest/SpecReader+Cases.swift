@@ -15,8 +15,8 @@ extension SpecReader {
         guard let entries = pairs(node, "a case") else { return nil }
         let before = diagnostics.count
         let byKey = Dictionary(entries, uniquingKeysWith: { a, _ in a })
-        for (key, value) in entries where !Self.caseKeys.contains(key) {
-            error(value, "unknown key '\(key)' in a case (operations: \(Self.operationKinds.joined(separator: ", ")); "
+        for (key, _) in entries where !Self.caseKeys.contains(key) {
+            error(key: key, of: node, "unknown key '\(key)' in a case (operations: \(Self.operationKinds.joined(separator: ", ")); "
                   + "with them: \(Self.modifierKeys.joined(separator: ", ")); and name, as, expect)")
         }
         let operations = entries.filter { Self.operationKinds.contains($0.0) }
@@ -67,7 +67,7 @@ extension SpecReader {
         default: allowed = []
         }
         for key in Self.modifierKeys where byKey[key] != nil && !allowed.contains(key) {
-            error(byKey[key], "`\(key):` does not apply to `\(kind)`")
+            error(key: key, of: node, "`\(key):` does not apply to `\(kind)`")
         }
         switch kind {
         case "get":
@@ -129,8 +129,8 @@ extension SpecReader {
             return nil
         }
         let modifiers = kind == "list" ? ["where", "orderBy", "limit", "group"] : ["data", "merge", "mask"]
-        for (key, value) in entries where key != kind && !modifiers.contains(key) {
-            error(value, "unknown key '\(key)' in a \(kind) step")
+        for (key, _) in entries where key != kind && !modifiers.contains(key) {
+            error(key: key, of: node, "unknown key '\(key)' in a \(kind) step")
         }
         switch kind {
         case "get":

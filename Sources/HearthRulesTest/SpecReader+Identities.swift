@@ -58,7 +58,7 @@ extension SpecReader {
                     if let json = json(claim) { custom.append((name, json)) }
                 }
             default:
-                error(value, "unknown identity key '\(key)' (uid, email, email_verified, phone_number, name, picture, sign_in_provider, claims)")
+                error(key: key, of: node, "unknown identity key '\(key)' (uid, email, email_verified, phone_number, name, picture, sign_in_provider, claims)")
             }
         }
         guard let uid else {

@@ -37,6 +37,12 @@ struct SpecReader {
         diagnostics.append(SpecDiagnostic(file: file, at: node, message))
     }
 
+    /// Reports a problem with a key of `mapping` at the key itself (a misspelt key is found
+    /// where it is written, not at its value).
+    mutating func error(key: String, of mapping: Node, _ message: String) {
+        error(mapping.mapping?.keys.first { $0.scalar?.string == key } ?? mapping, message)
+    }
+
     /// Reads the whole spec.
     mutating func read(_ text: String) -> RulesSpec? {
         let root: Node?
@@ -54,8 +60,8 @@ struct SpecReader {
             return nil
         }
         let known = ["rules", "indexes", "project", "database", "identities", "seed", "cases"]
-        for (key, node) in top where !known.contains(key) {
-            error(node, "unknown key '\(key)' (a spec has \(known.joined(separator: ", ")))")
+        for (key, _) in top where !known.contains(key) {
+            error(key: key, of: root, "unknown key '\(key)' (a spec has \(known.joined(separator: ", ")))")
         }
         let byKey = Dictionary(top.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
         if let project = byKey["project"] { database.project = string(project, "project") ?? database.project }

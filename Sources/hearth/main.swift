@@ -137,7 +137,7 @@ extension IndexRegistry.Mode: ExpressibleByArgument {}
 struct Test: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run security-rules tests from YAML specs in process (docs/rules-tests.md).",
-        discussion: "Exit status: 0 when every case passed, 1 when a case failed, 2 when a spec could not run."
+        discussion: "Exit status: 0 when every case passed, 1 when a case failed, 2 when a spec could not run or a report could not be written."
     )
 
     @Option(help: "Write the results as JUnit XML to this file.")
@@ -162,11 +162,13 @@ struct Test: AsyncParsableCommand {
         if !report.isPassed { throw ExitCode(1) }
     }
 
+    /// Writes a report; a path that cannot be written is said on standard error, exit status 2.
     private func write(_ text: String, to path: String) throws {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw ValidationError("Cannot write \(path): \(error.localizedDescription)")
+            FileHandle.standardError.write(Data("hearth test: cannot write \(path): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
         }
     }
 }

@@ -120,6 +120,23 @@ struct RulesTestRunnerTests {
         #expect(!outcome.isPassed)
     }
 
+    @Test("with an indexes file, a query no index serves fails as in production")
+    func indexes() async throws {
+        let fixture = try SpecFixture(rules: SpecFixture.ownerRules)
+        _ = try fixture.write("""
+            {"indexes": [{"collectionGroup": "notes", "queryScope": "COLLECTION",
+                          "fields": [{"fieldPath": "owner", "order": "ASCENDING"}, {"fieldPath": "text", "order": "DESCENDING"}]}],
+             "fieldOverrides": []}
+            """, as: "firestore.indexes.json")
+        let cases = """
+              - {as: ann, list: notes, where: [owner, ==, ann], orderBy: [[text, desc]], expect: allow}
+              - {as: ann, list: notes, where: [owner, ==, ann], orderBy: [text], expect: FAILED_PRECONDITION}
+            """
+        let spec = Self.seed.replacingOccurrences(of: "rules: test.rules\n", with: "rules: test.rules\nindexes: firestore.indexes.json\n")
+        let outcome = await RulesTestRunner.run(path: try fixture.write(spec + cases + "\n"))
+        #expect(outcome.results.map(\.isPassed) == [true, true], "\(outcome.results.map(\.explanation))")
+    }
+
     @Test("coverage counts what the cases evaluated")
     func coverage() async throws {
         let outcome = try await SpecFixture(rules: SpecFixture.ownerRules).run(Self.seed + "  - {as: ann, get: notes/n1, expect: allow}\n")

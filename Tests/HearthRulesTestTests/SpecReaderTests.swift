@@ -73,7 +73,7 @@ struct SpecReaderTests {
     }
 
     static let mistakes: [(String, String)] = [
-        ("rules: test.rules\ncases:\n  - {get: notes/n1, expect: allow, fetch: x}\n", "spec.yaml:3:43: error: unknown key 'fetch' in a case"),
+        ("rules: test.rules\ncases:\n  - {get: notes/n1, expect: allow, fetch: x}\n", "spec.yaml:3:36: error: unknown key 'fetch' in a case"),
         ("rules: test.rules\ncases:\n  - {get: notes, expect: allow}\n", "spec.yaml:3:11: error: 'notes' is not a document path"),
         ("rules: test.rules\ncases:\n  - {list: notes/n1, expect: allow}\n", "spec.yaml:3:12: error: 'notes/n1' is not a collection path"),
         ("rules: test.rules\ncases:\n  - {get: notes/n1, expect: maybe}\n", "spec.yaml:3:29: error: unknown expectation 'maybe'"),
@@ -87,7 +87,7 @@ struct SpecReaderTests {
         ("rules: test.rules\ncases:\n  - {list: notes, where: [[a, ~=, 1]], expect: allow}\n", "spec.yaml:3:31: error: unknown operator '~='"),
         ("rules: test.rules\ncases:\n  - {get: notes/n1, expect: allow\n", "spec.yaml:4:1: error: not valid YAML"),
         ("rules: test.rules\ncases: []\n", "spec.yaml:2:8: error: `cases:` is empty"),
-        ("rules: test.rules\nrulez: x\ncases:\n  - {get: notes/n1, expect: allow}\n", "spec.yaml:2:8: error: unknown key 'rulez'"),
+        ("rules: test.rules\nrulez: x\ncases:\n  - {get: notes/n1, expect: allow}\n", "spec.yaml:2:1: error: unknown key 'rulez'"),
         ("rules: test.rules\nidentities:\n  ann: {email: a@x.com}\ncases:\n  - {get: notes/n1, expect: allow}\n", "spec.yaml:3:8: error: an identity needs a `uid`"),
     ]
 
