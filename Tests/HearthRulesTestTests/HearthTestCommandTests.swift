@@ -30,6 +30,30 @@ struct HearthTestCommandTests {
         #expect(output.contains(" 0 failed"))
     }
 
+    @Test("the tasks spec fails with the decision trace when the ownership rule is broken")
+    func brokenSeedRule() throws {
+        let rules = try String(contentsOf: Self.root.appendingPathComponent("rules/tasks.rules"), encoding: .utf8)
+        // The mistake a refactoring could make: the owner check compares with the wrong field.
+        let broken = rules.replacingOccurrences(of: "return signedIn() && data.userId == request.auth.uid;",
+                                                with: "return signedIn() && data.title == request.auth.uid;")
+        #expect(broken != rules)
+        let fixture = try SpecFixture(rules: broken, name: "tasks.rules")
+        let spec = try String(contentsOf: Self.root.appendingPathComponent("fixtures/rules-tests/tasks.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "rules: ../../rules/tasks.rules", with: "rules: tasks.rules")
+        let (status, output) = try Self.hearth([try fixture.write(spec, as: "tasks.yaml")])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("""
+              FAIL  the owner reads her task (
+            """))
+        #expect(output.contains("""
+                    expected allow, got deny
+                    Missing or insufficient permissions: get on /databases/(default)/documents/tasks/t1 was denied.
+                      tasks.rules:31:7 allow read: if isOwner(resource.data)
+                        tasks.rules:17:28 `data.title == request.auth.uid` is false: "Buy milk" == "alice" (in isOwner())
+            """), "\(output)")
+        #expect(!output.contains(" 0 failed"))
+    }
+
     @Test("a failing case exits 1, writes JUnit and coverage; an unreadable spec exits 2")
     func exitStatuses() throws {
         let fixture = try SpecFixture(rules: SpecFixture.ownerRules)

@@ -144,5 +144,12 @@ struct RulesTestRunnerTests {
         #expect(html.contains("<h2>test.rules</h2>"))
         #expect(html.contains("true 1 · false 0 · error 0"))
         #expect(html.contains("expressions evaluated by"))
+        // Two specs of the same rules share one section, their counts added.
+        var other = outcome
+        other.path = "other.yaml"
+        let merged = CoveragePage([outcome, other]).html
+        #expect(merged.components(separatedBy: "<h2>test.rules</h2>").count == 2)
+        #expect(merged.contains("true 2 · false 0 · error 0"))
+        #expect(merged.contains("by \(outcome.path), other.yaml"))
     }
 }
