@@ -18,7 +18,8 @@ package struct RulesTestReport: Sendable {
     package var text: String {
         var lines: [String] = []
         for outcome in outcomes {
-            lines.append("\(outcome.name) (\(outcome.path)): \(outcome.results.count) cases, \(Self.format(outcome.seconds))")
+            let count = outcome.results.count
+            lines.append("\(outcome.name) (\(outcome.path)): \(count) case\(count == 1 ? "" : "s"), \(Self.format(outcome.seconds))")
             if let failure = outcome.setupFailure {
                 lines.append("  ERROR the spec could not run:")
                 lines += Self.indented(failure, by: 8)
@@ -47,7 +48,7 @@ package struct RulesTestReport: Sendable {
         let failed = outcomes.reduce(0) { $0 + $1.failedCount }
         let broken = outcomes.count { $0.setupFailure != nil }
         let seconds = outcomes.reduce(0) { $0 + $1.seconds }
-        var text = "rules tests: \(passed) cases passed, \(failed) failed"
+        var text = "rules tests: \(passed) case\(passed == 1 ? "" : "s") passed, \(failed) failed"
         if broken > 0 { text += ", \(broken) spec\(broken == 1 ? "" : "s") could not run" }
         return text + " (\(outcomes.count) spec\(outcomes.count == 1 ? "" : "s"), \(Self.format(seconds)))"
     }
