@@ -21,7 +21,7 @@ package struct CaseResult: Sendable {
     package var isPassed: Bool {
         switch (testCase.expectation, outcome) {
         case (.allow, .allowed): true
-        case (.error(let code), .failed(let error)): error.code == code
+        case (.error(let code), .failed(let error)): error.code == code && testCase.because.map(error.message.contains) ?? true
         default: false
         }
     }
@@ -39,6 +39,9 @@ package struct CaseResult: Sendable {
     package var explanation: String {
         guard !isPassed else { return "" }
         var lines = ["expected \(testCase.expectation), got \(actualDescription)"]
+        if let because = testCase.because, case .failed(let error) = outcome, testCase.expectation == .error(error.code) {
+            lines = ["expected \(testCase.expectation) because of `\(because)`, got \(actualDescription) for another reason"]
+        }
         switch outcome {
         case .allowed(let grants):
             if grants.isEmpty {

@@ -35,6 +35,9 @@ package struct RulesTestCase: Sendable {
     package var operation: RulesOperation
     /// The outcome that passes.
     package var expectation: RulesExpectation
+    /// Text the error's message must contain (`because:`), so that a denial passes only for
+    /// the reason the case is about: a failing sub-expression, a function, a value.
+    package var because: String?
 }
 
 /// What a case asks of the engine.

@@ -8,7 +8,7 @@ extension SpecReader {
     static let readKinds = ["get", "list", "listen"]
     static let writeKinds = ["create", "set", "update", "delete"]
     static let operationKinds = readKinds + writeKinds + ["batch", "transaction"]
-    static let caseKeys = ["name", "as", "expect"] + operationKinds + modifierKeys
+    static let caseKeys = ["name", "as", "expect", "because"] + operationKinds + modifierKeys
     static let modifierKeys = ["data", "merge", "mask", "where", "orderBy", "limit", "group"]
 
     mutating func readCase(_ node: Node) -> RulesTestCase? {
@@ -17,7 +17,7 @@ extension SpecReader {
         let byKey = Dictionary(entries, uniquingKeysWith: { a, _ in a })
         for (key, _) in entries where !Self.caseKeys.contains(key) {
             error(key: key, of: node, "unknown key '\(key)' in a case (operations: \(Self.operationKinds.joined(separator: ", ")); "
-                  + "with them: \(Self.modifierKeys.joined(separator: ", ")); and name, as, expect)")
+                  + "with them: \(Self.modifierKeys.joined(separator: ", ")); and name, as, expect, because)")
         }
         let operations = entries.filter { Self.operationKinds.contains($0.0) }
         guard operations.count == 1, let (kind, target) = operations.first else {
@@ -33,11 +33,17 @@ extension SpecReader {
             error(node, "a case needs `expect:` (allow, deny, or an error code such as NOT_FOUND)")
             expectation = nil
         }
+        var because: String?
+        if let reason = byKey["because"] {
+            because = string(reason, "because")
+            if expectation == .allow { error(key: "because", of: node, "`because:` names text the error must contain; an allowed case has none") }
+        }
         let operation = readOperation(kind, target, byKey, at: node)
         guard diagnostics.count == before, let identity, let expectation, let operation else { return nil }
         var name = "\(kind) \(target.scalar?.string ?? "(\(target.sequence?.count ?? 0) steps)")"
         if let given = byKey["name"] { name = string(given, "name") ?? name }
-        return RulesTestCase(name: name, line: node.mark?.line ?? 0, identity: identity, operation: operation, expectation: expectation)
+        return RulesTestCase(name: name, line: node.mark?.line ?? 0, identity: identity, operation: operation, expectation: expectation,
+                             because: because)
     }
 
     mutating func expectation(_ node: Node) -> RulesExpectation? {

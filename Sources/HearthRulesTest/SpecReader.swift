@@ -150,19 +150,30 @@ struct SpecReader {
 
     // MARK: Shapes
 
-    /// A mapping's entries with string keys, in order.
+    /// A mapping's entries with string keys, in order. YAML merge keys (`<<: *base`, or a list
+    /// of such) bring in the entries of the mappings they name that the mapping does not set.
     mutating func pairs(_ node: Node, _ what: String) -> [(String, Node)]? {
         guard let mapping = node.mapping else {
             error(node, "\(what) must be a mapping (key: value)")
             return nil
         }
         var result: [(String, Node)] = []
+        var merged: [(String, Node)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
                 error(key, "keys of \(what) must be plain strings")
                 continue
             }
+            if scalar.string == "<<" && scalar.style == .plain {
+                for base in value.sequence.map(Array.init) ?? [value] {
+                    merged += pairs(base, "a merged mapping (<<)") ?? []
+                }
+                continue
+            }
             result.append((scalar.string, value))
+        }
+        for (key, value) in merged where !result.contains(where: { $0.0 == key }) {
+            result.append((key, value))
         }
         return result
     }

@@ -1,5 +1,6 @@
 import Foundation
 import FirestoreModel
+import HearthIdentity
 import Testing
 @testable import HearthRulesTest
 
@@ -98,6 +99,43 @@ struct RulesTestRunnerTests {
         let report = RulesTestReport([outcome]).text
         #expect(report.contains("FAIL  ann reads her note ("))
         #expect(report.contains("rules tests: 0 cases passed, 1 failed (1 spec,"))
+    }
+
+    @Test("`because:` passes a denial only for the reason the case names")
+    func because() async throws {
+        let cases = """
+              - {as: ben, get: notes/n1, expect: deny, because: 'resource.data.owner == request.auth.uid'}
+              - {as: ben, get: notes/n1, expect: deny, because: 'request.resource.data.keys()'}
+            """
+        let outcome = try await SpecFixture(rules: SpecFixture.ownerRules).run(Self.seed + cases + "\n")
+        #expect(outcome.results.map(\.isPassed) == [true, false])
+        #expect(outcome.results[1].explanation.hasPrefix("expected deny because of `request.resource.data.keys()`, got deny for another reason\n"))
+    }
+
+    @Test("merge keys bring a shared mapping into several places")
+    func mergeKeys() throws {
+        let yaml = """
+            rules: test.rules
+            base: &task {owner: ann, text: shared}
+            seed:
+              notes/n1: {<<: *task, text: own}
+            cases:
+              - {<<: {as: admin, expect: allow}, get: notes/n1}
+            """
+        // `base` is not a spec key: the spec is refused, and says so.
+        guard case .failure(let failure) = try SpecFixture(rules: SpecFixture.ownerRules).parse(yaml) else {
+            Issue.record("accepted an unknown key")
+            return
+        }
+        #expect(failure.description.contains("unknown key 'base'"))
+        let accepted = yaml.replacingOccurrences(of: "base: &task {owner: ann, text: shared}\nseed:\n", with: "seed:\n  notes/n0: &task {owner: ann, text: shared}\n")
+        let spec = try SpecFixture(rules: SpecFixture.ownerRules).parse(accepted).get()
+        #expect(spec.seed.map(\.operation) == [
+            .update(fields: ["owner": .string("ann"), "text": .string("shared")], mask: nil),
+            .update(fields: ["owner": .string("ann"), "text": .string("own")], mask: nil),
+        ])
+        #expect(spec.cases[0].identity == .admin)
+        #expect(spec.cases[0].expectation == .allow)
     }
 
     @Test("a case that expects a denial but is allowed names the statement that granted")
