@@ -140,13 +140,13 @@ struct Test: AsyncParsableCommand {
         discussion: "Exit status: 0 when every case passed, 1 when a case failed, 2 when a spec could not run or a report could not be written."
     )
 
-    @Option(help: "Write the results as JUnit XML to this file.")
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file.xml"))
     var junit: String?
 
-    @Option(help: "Write the rules annotated with each expression's outcomes (HTML) to this file.")
+    @Option(help: ArgumentHelp("Write the rules annotated with each expression's outcomes to this file.", valueName: "file.html"))
     var coverage: String?
 
-    @Argument(help: "The spec files (YAML).")
+    @Argument(help: ArgumentHelp("The spec files (YAML).", valueName: "spec.yaml"))
     var specs: [String]
 
     func run() async throws {
