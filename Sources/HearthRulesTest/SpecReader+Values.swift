@@ -10,13 +10,6 @@ extension SpecReader {
     enum Special: String, CaseIterable {
         case timestamp, ref, bytes, geo, double
         case serverTimestamp, increment, arrayUnion, arrayRemove, delete
-
-        var isTransform: Bool {
-            switch self {
-            case .serverTimestamp, .increment, .arrayUnion, .arrayRemove, .delete: true
-            default: false
-            }
-        }
     }
 
     /// A field of written data: a value, a transform, or a deletion.
