@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Shared below every service.
@@ -197,6 +198,13 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(name: "DatabaseWebSocket", dependencies: ["DatabaseModel", "DatabaseRules", "DatabaseEngine", "HearthJSON", "HearthIdentity"], swiftSettings: settings),
+        // Rules unit tests (`hearth test`): specs run against the engines in process.
+        .target(
+            name: "HearthRulesTest",
+            dependencies: ["FirestoreEngine", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreStorage", "SecurityRules",
+                           "HearthIdentity", "HearthJSON", .product(name: "Yams", package: "Yams")],
+            swiftSettings: settings
+        ),
         .target(
             name: "HearthServer",
             dependencies: [
@@ -216,7 +224,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hearth",
-            dependencies: ["HearthServer", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["HearthServer", "HearthRulesTest", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
@@ -224,7 +232,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: ["FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreQuery", "FirestoreIndexes", "FirestoreListen", "FirestoreWire", "SecurityRules", "HearthServer",
-                           "AuthModel", "DatabaseEngine", "DatabaseModel", "HearthJSON",
+                           "AuthModel", "DatabaseEngine", "DatabaseModel", "HearthJSON", "HearthRulesTest",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/hearth-bench",
             swiftSettings: settings
@@ -314,6 +322,8 @@ let package = Package(
                                                                   "HearthIdentity"], swiftSettings: settings),
         .testTarget(name: "DatabaseRESTTests", dependencies: ["DatabaseREST", "DatabaseEngine", "DatabaseModel"], swiftSettings: settings),
         .testTarget(name: "DatabaseWebSocketTests", dependencies: ["DatabaseWebSocket", "DatabaseEngine", "DatabaseModel", "DatabaseRules", "HearthJSON"],
+                    swiftSettings: settings),
+        .testTarget(name: "HearthRulesTestTests", dependencies: ["HearthRulesTest", "FirestoreModel", "HearthIdentity", "HearthJSON"],
                     swiftSettings: settings),
         .testTarget(
             name: "HearthServerTests",

@@ -4,6 +4,7 @@
 // Usage: hearth-bench [--hearth PATH] [--sizes 1000,10000,100000]
 //        hearth-bench --only indexes    (µs per cached and uncached composite-index verdict)
 //        hearth-bench --only rulescompile (ms to compile 10k-token and 256 KiB rulesets)
+//        hearth-bench --only rulestest  (s for `hearth test` to run 1,000 generated cases)
 //        hearth-bench --only storage [--gigabytes N] (Storage uploads and downloads of 1 KB, 1 MB,
 //                                    100 MB objects; memory while streaming an N GB one)
 // Build both in release first: swift build -c release --product hearth --product hearth-bench
@@ -252,6 +253,11 @@ if argument("--only") == "rules" {
         try await RulesHTTPBenchmark.run(hearth: hearthPath, requests: count)
     }
     try await ListenBenchmark.rules(count: count)
+    exit(0)
+}
+if argument("--only") == "rulestest" {
+    try await RulesTestBenchmark.run(hearth: FileManager.default.isExecutableFile(atPath: hearthPath) ? hearthPath : nil,
+                                     cases: Int(argument("--count") ?? "1000") ?? 1000)
     exit(0)
 }
 if argument("--only") == "auth" {

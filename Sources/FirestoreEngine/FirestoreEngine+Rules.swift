@@ -30,7 +30,7 @@ extension FirestoreEngine {
     func enforce(_ ruleset: Ruleset, _ request: RulesRequest, db: DatabaseID, source: StoreRulesDataSource,
                  ledger: inout RulesLookupLedger) throws(FirestoreError) {
         let decision = ruleset.decision(for: request, dataSource: source, ledger: &ledger)
-        rules.record(decision.coverage, project: db.project)
+        rules.record(decision, for: request, project: db.project)
         guard decision.isAllowed else {
             throw .permissionDenied(Self.denialMessage(decision, request: request))
         }

@@ -17,6 +17,15 @@ package final class RulesRegistry: Sendable {
         var defaultRules: Loaded?
         var projects: [String: Loaded] = [:]
         var coverage: [String: RulesCoverage] = [:]
+        /// Decisions kept since ``startRecording()``; nil when not recording.
+        var recorded: [RecordedDecision]?
+    }
+
+    /// A decision kept while recording, with the request it answered.
+    package struct RecordedDecision: Sendable {
+        /// `get on /databases/(default)/documents/tasks/t1`.
+        package var request: String
+        package var decision: RulesDecision
     }
 
     private let state = Mutex(State())
@@ -64,9 +73,29 @@ package final class RulesRegistry: Sendable {
         state.withLock { $0.projects[project] ?? $0.defaultRules }
     }
 
-    /// Adds a decision's coverage to the project's running totals.
-    package func record(_ coverage: RulesCoverage, project: String) {
-        state.withLock { s in s.coverage[project, default: RulesCoverage()].merge(coverage) }
+    /// Adds a decision's coverage to the project's running totals, and keeps the decision
+    /// while recording.
+    package func record(_ decision: RulesDecision, for request: RulesRequest, project: String) {
+        state.withLock { s in
+            s.coverage[project, default: RulesCoverage()].merge(decision.coverage)
+            if s.recorded != nil {
+                s.recorded?.append(RecordedDecision(request: "\(request.method.rawValue) on \(request.pathDescription)", decision: decision))
+            }
+        }
+    }
+
+    /// Keeps every decision from now on, for ``takeRecordedDecisions()`` (`hearth test` shows
+    /// which statement granted a request a case expected to be refused).
+    package func startRecording() {
+        state.withLock { s in s.recorded = s.recorded ?? [] }
+    }
+
+    /// The decisions kept since the last call, oldest first.
+    package func takeRecordedDecisions() -> [RecordedDecision] {
+        state.withLock { s in
+            defer { if s.recorded != nil { s.recorded = [] } }
+            return s.recorded ?? []
+        }
     }
 
     /// The accumulated coverage of a project's rules.

@@ -81,31 +81,10 @@ extension FirestoreRESTService {
 
     /// The rules source with each line annotated by the outcomes of the expressions on it.
     func coverageHTML(project: String) -> String {
-        func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let title = "Rules coverage: \(project)"
+        guard let loaded = engine.rules.rules(for: project) else {
+            return RulesCoverage.htmlPage(title: title, body: "<p>No rules loaded for \(RulesCoverage.escapeHTML(project)).</p>")
         }
-        var html = "<!doctype html><meta charset=utf-8><title>Rules coverage: \(escape(project))</title>"
-        html += "<style>body{font:13px monospace}.hit{background:#e6ffed}.miss{background:#fff5f5}.err{background:#ffeef0}td{padding:0 6px;vertical-align:top}.note{color:#666}</style>"
-        guard let loaded = engine.rules.rules(for: project) else { return html + "<p>No rules loaded for \(escape(project)).</p>" }
-        let coverage = engine.rules.coverage(for: project)
-        var byLine: [String: [Int: [(ExpressionSite, RulesCoverage.Counts)]]] = [:]
-        for site in loaded.ruleset.expressionSites {
-            byLine[site.fileName, default: [:]][site.location.line, default: []].append((site, coverage[site.id]))
-        }
-        for file in loaded.files {
-            html += "<h2>\(escape(file.name))</h2><table>"
-            for (i, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let sites = byLine[file.name]?[i + 1] ?? []
-                let total = sites.reduce(0) { $0 + $1.1.trueCount + $1.1.falseCount + $1.1.valueCount + $1.1.errorCount }
-                let errors = sites.reduce(0) { $0 + $1.1.errorCount }
-                let cls = sites.isEmpty ? "" : (errors > 0 ? "err" : (total > 0 ? "hit" : "miss"))
-                let note = sites.first.map { s in
-                    "true \(s.1.trueCount) · false \(s.1.falseCount) · error \(s.1.errorCount)"
-                } ?? ""
-                html += "<tr class=\"\(cls)\"><td>\(i + 1)</td><td>\(escape(String(line)))</td><td class=note>\(note)</td></tr>"
-            }
-            html += "</table>"
-        }
-        return html
+        return RulesCoverage.htmlPage(title: title, body: engine.rules.coverage(for: project).html(of: loaded.ruleset, files: loaded.files))
     }
 }

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import FirestoreEngine
 import FirestoreIndexes
+import HearthRulesTest
 import HearthServer
 import NIOCore
 import NIOPosix
@@ -28,7 +29,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A local Firebase emulator: Cloud Firestore and the Realtime Database on SQLite.",
-        subcommands: [Start.self, Indexes.self],
+        subcommands: [Start.self, Test.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }
@@ -132,6 +133,45 @@ struct Start: AsyncParsableCommand {
 }
 
 extension IndexRegistry.Mode: ExpressibleByArgument {}
+
+struct Test: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run security-rules tests from YAML specs in process (docs/rules-tests.md).",
+        discussion: "Exit status: 0 when every case passed, 1 when a case failed, 2 when a spec could not run or a report could not be written."
+    )
+
+    @Option(help: ArgumentHelp("Write the results as JUnit XML to this file.", valueName: "file.xml"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write the rules annotated with each expression's outcomes to this file.", valueName: "file.html"))
+    var coverage: String?
+
+    @Argument(help: ArgumentHelp("The spec files (YAML).", valueName: "spec.yaml"))
+    var specs: [String]
+
+    func run() async throws {
+        if specs.isEmpty { throw ValidationError("Name at least one spec file.") }
+        var outcomes: [SpecOutcome] = []
+        for spec in specs { outcomes.append(await RulesTestRunner.run(path: spec)) }
+        let report = RulesTestReport(outcomes)
+        print(report.text, terminator: "")
+        if let junit { try write(JUnitReport(outcomes).xml, to: junit) }
+        if let coverage { try write(CoveragePage(outcomes).html, to: coverage) }
+        fflush(nil)
+        if report.hasSetupFailure { throw ExitCode(2) }
+        if !report.isPassed { throw ExitCode(1) }
+    }
+
+    /// Writes a report; a path that cannot be written is said on standard error, exit status 2.
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(Data("hearth test: cannot write \(path): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
 
 struct Indexes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
