@@ -63,7 +63,7 @@ package struct HTTPListener: Sendable {
                 while true {
                     do {
                         try await serve(server, in: &group)
-                    } catch {
+                    } catch where !Task.isCancelled {
                         logger.error("listener on port \(boundPort): \(error)")
                     }
                     if Task.isCancelled { return }

@@ -15,7 +15,7 @@ struct DatabasePortTests {
         let server = try HearthServer(configuration: HearthConfiguration(port: 0, dataDirectory: nil,
                                                                          database: .init(port: 0)))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task { try await server.run(report: { _ in }, onDatabaseRunning: { continuation.yield($0) }) }
+        let task = Task { try await server.run(onDatabaseRunning: { continuation.yield($0) }, report: { _ in }) }
         defer { task.cancel() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw URLError(.cannotConnectToHost) }
