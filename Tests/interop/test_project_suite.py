@@ -134,3 +134,61 @@ def test_a_malformed_firebase_json_is_an_error_naming_the_line(tmp_path):
                           capture_output=True, text=True, timeout=30)
     assert done.returncode != 0
     assert "firebase.json:3:32: error: not JSON" in done.stderr, done.stderr
+
+
+OPEN_FIRESTORE = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /{doc=**} { allow read, write: if true; } } }"
+CLOSED_FIRESTORE = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /{doc=**} { allow read, write: if false; } } }"
+OPEN_STORAGE = "rules_version = '2'; service firebase.storage { match /b/{bucket}/o { match /{all=**} { allow read, write: if true; } } }"
+CLOSED_STORAGE = "rules_version = '2'; service firebase.storage { match /b/{bucket}/o { match /{all=**} { allow read, write: if false; } } }"
+
+
+def test_lists_give_each_database_instance_and_bucket_its_rules_and_flags_replace_the_file(tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    for name, text in [("open.rules", OPEN_FIRESTORE), ("closed.rules", CLOSED_FIRESTORE), ("open-storage.rules", OPEN_STORAGE),
+                       ("closed-storage.rules", CLOSED_STORAGE), ("open.json", '{"rules": {".read": true, ".write": true}}'),
+                       ("closed.json", '{"rules": {".read": false, ".write": false}}')]:
+        (folder / name).write_text(text)
+    ports = {name: free_port() for name in ["firestore", "database", "storage", "hub"]}
+    flag_port = free_port()
+    (folder / "firebase.json").write_text(json.dumps({
+        "firestore": [{"database": "(default)", "rules": "open.rules"}, {"database": "locked", "rules": "closed.rules"}],
+        "database": [{"instance": "locked-ns", "rules": "closed.json"}, {"rules": "open.json"}],
+        "storage": [{"bucket": "locked-bucket", "rules": "closed-storage.rules"}, {"bucket": "open-bucket", "rules": "open-storage.rules"}],
+        "emulators": {name: {"port": port} for name, port in ports.items()},
+    }))
+    log = open(tmp_path / "hearth.log", "w+")
+    proc = subprocess.Popen([hearth_binary(), "start", "--ephemeral", "--project", "demo-lists", "--port", str(flag_port)], cwd=folder,
+                            env=clean_environment(tmp_path), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        served = [flag_port, ports["database"], ports["storage"], ports["hub"]]
+        deadline = time.monotonic() + 30
+        while not all(answers(port) for port in served):
+            assert proc.poll() is None and time.monotonic() < deadline, open(tmp_path / "hearth.log").read()
+            time.sleep(0.1)
+        # --port replaced the file's Firestore port; the file's Auth emulator is not named, so it is off.
+        assert not answers(ports["firestore"])
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports['hub']}/emulators", timeout=5) as r:
+            listed = json.load(r)
+        assert set(listed) == {"hub", "firestore", "database", "storage"} and listed["firestore"]["port"] == flag_port
+
+        def status(url, method="GET", body=None):
+            req = urllib.request.Request(url, method=method, data=body)
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    return r.status
+            except urllib.error.HTTPError as e:
+                return e.code
+
+        documents = f"http://127.0.0.1:{flag_port}/v1/projects/demo-lists/databases/%s/documents/things/a"
+        assert status(documents % "(default)") == 404  # allowed, and missing
+        assert status(documents % "locked") == 403
+        database = f"http://127.0.0.1:{ports['database']}/x.json?ns=%s"
+        assert status(database % "locked-ns") == 401
+        assert status(database % "any-other-ns") == 200
+        upload = f"http://127.0.0.1:{ports['storage']}/v0/b/%s/o?name=f.txt"
+        assert status(upload % "open-bucket", "POST", b"x") == 200
+        assert status(upload % "locked-bucket", "POST", b"x") == 403
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
