@@ -63,8 +63,9 @@ package struct HTTPListener: Sendable {
                 while true {
                     do {
                         try await serve(server, in: &group)
-                    } catch where !Task.isCancelled {
-                        logger.error("listener on port \(boundPort): \(error)")
+                    } catch {
+                        // Cancellation (the way a listener is stopped) is no error to report.
+                        if !Task.isCancelled { logger.error("listener on port \(boundPort): \(error)") }
                     }
                     if Task.isCancelled { return }
                     // The socket stopped accepting without being cancelled (an accepted

@@ -44,7 +44,14 @@ struct Exec: AsyncParsableCommand {
         environment.merge(server.running.environment(project: config.projectID)) { _, new in new }
         let served = server.running.entries.map { "\($0.name.rawValue) \($0.hostAndPort)" }.joined(separator: ", ")
         StartOptions.warn("hearth: emulators running (\(served)); running \(command.joined(separator: " "))")
-        let status = try await Self.run(command, environment: environment)
+        let status: Int32
+        do {
+            status = try await Self.run(command, environment: environment)
+        } catch {
+            serving.cancel()
+            _ = await serving.result
+            throw error
+        }
         serving.cancel()
         _ = await serving.result
         fflush(nil)
