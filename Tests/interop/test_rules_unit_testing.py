@@ -6,9 +6,9 @@ as sent there: Firestore's file has no name), contexts with mock user tokens (`c
 token of `withSecurityRulesDisabled`, and the clear calls (`clearFirestore`, `clearDatabase` as owner
 `set(null)` at the root, `clearStorage` as owner listing the root and deleting each item).
 
-The SDKs carry the tokens as they do in the tests: Firestore as `Authorization: Bearer`, Storage as
-`Authorization: Firebase`; the Realtime Database SDK sends it in the WebSocket `auth` request, here
-its REST equivalent `?auth=`. Node is not used: the calls are made with urllib."""
+The tokens travel as the SDKs carry them: Firestore's as `Authorization: Bearer`, Storage's as
+`Authorization: Firebase`, the Realtime Database's in the WebSocket `auth` request (and, for REST
+callers, `?auth=`). Node is not used: the calls are made with urllib and websocket-client."""
 import base64
 import json
 import os
@@ -193,3 +193,32 @@ def test_storage_contexts_follow_the_rules_and_clearStorage_deletes_the_root_ite
         assert call("DELETE", object_url(loaded, name), None, owner)[0] in (200, 204)
     status, body = call("GET", f"{loaded['storage']}/v0/b/{PROJECT}/o?prefix=&delimiter=%2F", None, owner)
     assert json.loads(body).get("items", []) == []
+
+
+def test_database_sdk_sends_the_mock_token_in_the_websocket_auth_request(loaded):
+    """What `database.useEmulator(host, port, {mockUserToken})` does on the wire: the token goes in
+    the v5 protocol's `auth` request, then writes are judged by the rules as that user."""
+    import websocket
+    host = loaded["database"].removeprefix("http://")
+    socket_ = websocket.create_connection(f"ws://{host}/.ws?v=5&ns={PROJECT}", timeout=10)
+    try:
+        hello = json.loads(socket_.recv())
+        assert hello["t"] == "c" and hello["d"]["t"] == "h"
+        numbers = iter(range(1, 100))
+
+        def ask(action, body):
+            number = next(numbers)
+            socket_.send(json.dumps({"t": "d", "d": {"r": number, "a": action, "b": body}}))
+            while True:
+                message = json.loads(socket_.recv())
+                if message.get("t") == "d" and message["d"].get("r") == number:
+                    return message["d"]["b"]
+
+        assert ask("auth", {"cred": mock_user_token("alice")})["s"] == "ok"
+        assert ask("p", {"p": "/profiles/alice", "d": {"name": "Alice"}})["s"] == "ok"
+        assert ask("p", {"p": "/profiles/bob", "d": {"name": "Bob"}})["s"] == "permission_denied"
+        # withSecurityRulesDisabled: the owner credential, sent with gauth.
+        assert ask("gauth", {"cred": "owner"})["s"] == "ok"
+        assert ask("p", {"p": "/profiles/bob", "d": {"name": "Bob"}})["s"] == "ok"
+    finally:
+        socket_.close()
