@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
-                "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire", "HearthTestSupport",
+                "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire", "HearthTestSupport", "HearthJSON",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),

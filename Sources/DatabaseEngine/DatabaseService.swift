@@ -13,8 +13,9 @@ package final class DatabaseService: Sendable {
     let clock: @Sendable () -> Double
     let report: @Sendable (String) -> Void
     private let namespaces = Mutex<[String: Namespace]>([:])
-    /// The `--database-rules` ruleset, or nil for the open default.
-    private let fileRules = Mutex<DatabaseRuleset?>(nil)
+    /// The rules files' rulesets: `--database-rules` for every namespace (nil: the open default)
+    /// and firebase.json's per-instance ones.
+    private let fileRules = Mutex<(general: DatabaseRuleset?, byNamespace: [String: DatabaseRuleset])>((nil, [:]))
 
     /// - Parameters:
     ///   - dataDirectory: Hearth's data directory, or nil for `--ephemeral`.
@@ -43,8 +44,9 @@ package final class DatabaseService: Sendable {
                 if let existing = open[name] { return existing }
                 var store: TreeStore?
                 var root = DatabaseNode.empty
-                var rules = fileRules.withLock { $0 } ?? .open
-                var origin: Namespace.RulesOrigin = fileRules.withLock { $0 } == nil ? .openDefault : .file
+                let file = fileRules(for: name)
+                var rules = file ?? .open
+                var origin: Namespace.RulesOrigin = file == nil ? .openDefault : .file
                 if let directory {
                     let s = try TreeStore(path: directory.appendingPathComponent(name + ".sqlite").path)
                     root = try s.load()
@@ -73,18 +75,26 @@ package final class DatabaseService: Sendable {
         return names.sorted()
     }
 
-    /// Installs the `--database-rules` ruleset (nil: back to the open default) in every namespace
-    /// that has no rules of its own.
-    package func setFileRules(_ rules: DatabaseRuleset?) {
-        fileRules.withLock { $0 = rules }
-        for ns in namespaces.withLock({ Array($0.values) }) where ns.rulesOrigin != .api {
-            ns.setRules(rules ?? .open, origin: rules == nil ? .openDefault : .file)
+    /// Installs a rules file's ruleset (nil: none) for the namespace `name`, or with `name` nil
+    /// (`--database-rules`) for every namespace without a file of its own; namespaces whose rules
+    /// were set through `PUT /.settings/rules.json` keep them.
+    package func setFileRules(_ rules: DatabaseRuleset?, namespace name: String? = nil) {
+        fileRules.withLock { files in
+            if let name { files.byNamespace[name] = rules } else { files.general = rules }
         }
+        for ns in namespaces.withLock({ Array($0.values) }) where ns.rulesOrigin != .api {
+            resetRules(of: ns)
+        }
+    }
+
+    /// The file rules a namespace follows when it has none of its own, or nil for the open default.
+    func fileRules(for name: String) -> DatabaseRuleset? {
+        fileRules.withLock { $0.byNamespace[name] ?? $0.general }
     }
 
     /// Drops a namespace's own rules (it follows the file's, or the default, again).
     package func resetRules(of ns: Namespace) {
-        let rules = fileRules.withLock { $0 }
+        let rules = fileRules(for: ns.name)
         ns.setRules(rules ?? .open, origin: rules == nil ? .openDefault : .file)
     }
 

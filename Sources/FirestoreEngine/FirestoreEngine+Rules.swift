@@ -9,7 +9,7 @@ package import SecurityRules
 extension FirestoreEngine {
     /// The ruleset that gates `identity` on `db`, or nil when nothing is checked.
     func gate(_ identity: Identity, _ db: DatabaseID) -> Ruleset? {
-        identity.isAdmin ? nil : rules.rules(for: db.project)?.ruleset
+        identity.isAdmin ? nil : rules.rules(for: db.project, database: db.database)?.ruleset
     }
 
     /// `request` as rules see it.

@@ -3,7 +3,8 @@ package import SecurityRules
 import Synchronization
 
 /// The security rules in force: one ruleset per project set through the emulator endpoint,
-/// and a default (from `--rules`) for projects without their own. No rules at all means every
+/// and defaults for projects without their own: one per named database (firebase.json's
+/// `firestore` list) and one for every other database (from `--rules`). No rules at all means every
 /// client request is allowed, as in the official emulator started without rules.
 package final class RulesRegistry: Sendable {
     /// Rules as loaded: the compiled ruleset and the files it came from.
@@ -15,6 +16,7 @@ package final class RulesRegistry: Sendable {
     private struct State {
         var generation = 0
         var defaultRules: Loaded?
+        var databaseDefaults: [String: Loaded] = [:]
         var projects: [String: Loaded] = [:]
         var coverage: [String: RulesCoverage] = [:]
         /// Decisions kept since ``startRecording()``; nil when not recording.
@@ -51,6 +53,20 @@ package final class RulesRegistry: Sendable {
         return compilation
     }
 
+    /// Compiles and installs the default rules of the databases named `database` (in every
+    /// project without rules of its own). On compile errors nothing changes.
+    @discardableResult
+    package func install(_ files: [RulesSource], database: String) -> RulesCompilation {
+        let compilation = Ruleset.compile(files: files, expectedService: .firestore)
+        if let ruleset = compilation.ruleset {
+            state.withLock { s in
+                s.generation += 1
+                s.databaseDefaults[database] = Loaded(ruleset: ruleset, files: files)
+            }
+        }
+        return compilation
+    }
+
     /// Compiles on a queue of its own, one ruleset at a time, so that a large ruleset being
     /// compiled never holds a thread of the pool that serves requests; then installs as
     /// `install(_:project:)`.
@@ -71,6 +87,12 @@ package final class RulesRegistry: Sendable {
     /// The rules that apply to a project, or nil when none are loaded.
     package func rules(for project: String) -> Loaded? {
         state.withLock { $0.projects[project] ?? $0.defaultRules }
+    }
+
+    /// The rules that apply to one database of a project: the project's own, else the
+    /// database's default, else the default; nil when none are loaded.
+    package func rules(for project: String, database: String) -> Loaded? {
+        state.withLock { $0.projects[project] ?? $0.databaseDefaults[database] ?? $0.defaultRules }
     }
 
     /// Adds a decision's coverage to the project's running totals, and keeps the decision

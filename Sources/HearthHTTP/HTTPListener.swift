@@ -65,7 +65,8 @@ package struct HTTPListener: Sendable {
                     do {
                         try await serve(server, in: &group)
                     } catch {
-                        logger.error("listener on port \(boundPort): \(error)")
+                        // Cancellation (the way a listener is stopped) is no error to report.
+                        if !Task.isCancelled { logger.error("listener on port \(boundPort): \(error)") }
                     }
                     if Task.isCancelled { return }
                     // The socket stopped accepting without being cancelled (an accepted

@@ -26,18 +26,24 @@ struct DatabaseServer: Sendable {
         rest = DatabaseRESTService(database: service)
     }
 
-    /// Serves the port until cancelled.
-    func run(onBound: @escaping @Sendable (Int) async -> Void) async throws {
-        var watch: Task<Void, Never>?
+    /// Serves the port until cancelled; `onOff` is called instead of `onBound` when a busy
+    /// default port turns the database off.
+    func run(onBound: @escaping @Sendable (Int) async -> Void, onOff: @escaping @Sendable () -> Void = {}) async throws {
+        var files: [WatchedFile] = []
         if let file = settings.rulesFile {
-            let watched = DatabaseRulesFile.watched(file, service: service, report: report)
-            _ = watched.load()
-            watch = Task { await watched.watch() }
+            files.append(DatabaseRulesFile.watched(file, service: service, report: report))
         } else {
-            report("hearth: no Realtime Database rules loaded: every client read and write is allowed. Load rules with --database-rules FILE or PUT /.settings/rules.json.")
+            report("hearth: no Realtime Database rules loaded: every client read and write is allowed"
+                   + (settings.instanceRules.isEmpty ? "" : " (but in \(settings.instanceRules.keys.sorted().joined(separator: ", ")))")
+                   + ". Load rules with --database-rules FILE or PUT /.settings/rules.json.")
         }
+        for (namespace, file) in settings.instanceRules.sorted(by: { $0.key < $1.key }) {
+            files.append(DatabaseRulesFile.watched(file, namespace: namespace, service: service, report: report))
+        }
+        for file in files { _ = file.load() }
+        let watches = files.map { file in Task { await file.watch() } }
         defer {
-            watch?.cancel()
+            for watch in watches { watch.cancel() }
             service.closeAll()
         }
         let listener = HTTPListener(host: host, port: settings.port,
@@ -46,6 +52,7 @@ struct DatabaseServer: Sendable {
         do {
             try await listener.run(onBound: onBound)
         } catch where !settings.isExplicit && !Task.isCancelled {
+            onOff()
             report("hearth: could not serve the Realtime Database on port \(settings.port) (\(error)); it is off. Choose a port with --database-port.")
             try await Task.sleep(for: .seconds(Int64.max / 2))
         }

@@ -35,6 +35,42 @@ package struct HearthConfiguration: Sendable {
     /// The Realtime Database's port (0 picks a free one); nil serves no Realtime Database.
     package var database: DatabaseSettings?
 
+    /// Where a service listens when not on ``host`` (firebase.json's `emulators.<name>.host`).
+    package var hosts: [EmulatorName: String] = [:]
+    /// The emulator hub's port (0 picks a free one); nil serves no hub.
+    package var hub: PortSettings?
+    /// Rules files of named Firestore databases (firebase.json's `firestore` list), each in force
+    /// for its database in every project without rules of its own; ``rulesFile`` is the rest's.
+    package var firestoreDatabaseRules: [String: URL] = [:]
+    /// Storage rules files of single buckets (firebase.json's `storage` list); ``storageRulesFile``
+    /// is every other bucket's.
+    package var storageBucketRules: [String: URL] = [:]
+
+    /// The services this configuration starts.
+    package var services: Set<EmulatorName> {
+        var services: Set<EmulatorName> = [.firestore]
+        if authPort != nil { services.insert(.auth) }
+        if storagePort != 0 { services.insert(.storage) }
+        if database != nil { services.insert(.database) }
+        if hub != nil { services.insert(.hub) }
+        return services
+    }
+
+    /// The address `service` listens on.
+    package func host(of service: EmulatorName) -> String { hosts[service] ?? host }
+
+    /// A port of a service that is off when its default port is taken.
+    package struct PortSettings: Sendable {
+        package var port: Int
+        /// Whether the port was asked for: a busy default port only turns the service off.
+        package var isExplicit: Bool
+
+        package init(port: Int, isExplicit: Bool = true) {
+            self.port = port
+            self.isExplicit = isExplicit
+        }
+    }
+
     /// How the Realtime Database emulator runs.
     package struct DatabaseSettings: Sendable {
         package var port: Int
@@ -42,11 +78,14 @@ package struct HearthConfiguration: Sendable {
         package var isExplicit: Bool
         /// `database.rules.json` for every namespace without rules of its own; reloaded when it changes.
         package var rulesFile: URL?
+        /// Rules files of single namespaces (firebase.json's `database` list, by `instance`).
+        package var instanceRules: [String: URL]
 
-        package init(port: Int = 9000, isExplicit: Bool = true, rulesFile: URL? = nil) {
+        package init(port: Int = 9000, isExplicit: Bool = true, rulesFile: URL? = nil, instanceRules: [String: URL] = [:]) {
             self.port = port
             self.isExplicit = isExplicit
             self.rulesFile = rulesFile
+            self.instanceRules = instanceRules
         }
     }
 

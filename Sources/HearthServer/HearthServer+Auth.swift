@@ -28,8 +28,8 @@ extension HearthServer {
 
     func authListener(_ auth: AuthService) -> HTTPListener {
         let port = configuration.authPort ?? 0
-        let rest = AuthRESTService(service: auth, defaultProject: configuration.projectID, baseURL: "http://\(configuration.host):\(port)")
-        return HTTPListener(host: configuration.host, port: port, responder: AuthRESTResponder(service: rest))
+        let rest = AuthRESTService(service: auth, defaultProject: configuration.projectID, baseURL: "http://\(configuration.host(of: .auth)):\(port)")
+        return HTTPListener(host: configuration.host(of: .auth), port: port, responder: AuthRESTResponder(service: rest))
     }
 
     /// Serves the Auth port until cancelled. When the default port is taken (another emulator
@@ -41,10 +41,12 @@ extension HearthServer {
         do {
             try await listener.run { port in
                 bound.store(true, ordering: .relaxed)
+                running.started(.auth, host: listener.host, port: port)
                 await onRunning(port)
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE && !bound.load(ordering: .relaxed) {
             guard configuration.authPortIsDefault else { throw AuthPortInUse(port: listener.port) }
+            running.off(.auth)
             report("hearth: port \(listener.port) is in use, so the Auth emulator is off. Choose another with --auth-port PORT (0 turns it off).")
             // Ending here would end the server: wait, as the listeners do, for cancellation.
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }

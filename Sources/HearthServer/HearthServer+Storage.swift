@@ -1,6 +1,7 @@
 import FirestoreEngine
 import Foundation
 import HearthHTTP
+import SecurityRules
 import StorageEngine
 import StorageHTTP
 
@@ -18,16 +19,47 @@ extension HearthServer {
         return try StorageEngine(dataDirectory: configuration.dataDirectory, firestore: FirestoreStorageLookup(engine: firestore), keys: keys)
     }
 
-    /// Loads `--storage-rules` now; returns the file to watch for changes (nil without one).
-    func storageRules(_ storage: StorageEngine, report: @escaping @Sendable (String) -> Void) -> WatchedFile? {
-        guard let file = configuration.storageRulesFile else {
-            report("hearth: no storage rules loaded: Storage's Firebase API refuses every call (demo- projects' buckets get open rules). "
-                   + "Load rules with --storage-rules FILE or PUT /internal/setRules.")
-            return nil
+    /// Loads the Storage rules files now (`--storage-rules` for every bucket, firebase.json's
+    /// per-bucket ones); returns the files to watch for changes.
+    func storageRules(_ storage: StorageEngine, report: @escaping @Sendable (String) -> Void) -> [WatchedFile] {
+        let buckets = configuration.storageBucketRules.sorted { $0.key < $1.key }
+        let others = configuration.storageRulesFile
+        guard !buckets.isEmpty else {
+            guard let others else {
+                report("hearth: no storage rules loaded: Storage's Firebase API refuses every call (demo- projects' buckets get open rules). "
+                       + "Load rules with --storage-rules FILE or PUT /internal/setRules.")
+                return []
+            }
+            let watched = RulesFile.watched(others, install: { storage.rules.install($0) }, report: report)
+            _ = watched.load()
+            return [watched]
         }
-        let watched = RulesFile.watched(file, install: { storage.rules.install($0) }, report: report)
-        _ = watched.load()
-        return watched
+        // The files go in force together: a change to any reloads them all.
+        let load: @Sendable () -> Bool = {
+            func source(_ url: URL) -> RulesSource? {
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                    report("hearth: cannot read storage rules file \(url.path)")
+                    return nil
+                }
+                return RulesSource(name: url.lastPathComponent, text: text)
+            }
+            var perBucket: [(bucket: String, file: RulesSource)] = []
+            for (bucket, url) in buckets {
+                guard let file = source(url) else { return false }
+                perBucket.append((bucket, file))
+            }
+            let general = others.flatMap(source)
+            if others != nil, general == nil { return false }
+            let compilations = storage.rules.install(perBucket: perBucket, others: general)
+            let failed = compilations.filter { $0.ruleset == nil }
+            if !failed.isEmpty {
+                report("hearth: storage rules do not compile; the previous rules stay in force:\n" + failed.map { $0.renderedDiagnostics() }.joined(separator: "\n"))
+                return false
+            }
+            return true
+        }
+        _ = load()
+        return (buckets.map(\.value) + [others].compactMap { $0 }).map { WatchedFile(file: $0, load: load, report: report, kind: "storage rules") }
     }
 
     /// Binds Storage's port and serves it in `group`; returns once it is bound. A busy default
@@ -35,21 +67,24 @@ extension HearthServer {
     func serveStorage(_ storage: StorageEngine, in group: inout ThrowingTaskGroup<Void, any Error>,
                       onRunning: @escaping @Sendable (Int) async -> Void, report: @escaping @Sendable (String) -> Void) async throws {
         let listener = HTTPListener(
-            host: configuration.host, port: configuration.storagePort,
+            host: configuration.host(of: .storage), port: configuration.storagePort,
             responder: CORSResponder(StorageResponder(engine: storage, report: report), exposedHeaders: StorageResponder.exposedHeaders)
         )
         let (bound, signal) = AsyncStream.makeStream(of: Int?.self)
         let explicit = configuration.storagePortIsExplicit
         let port = configuration.storagePort
+        let running = self.running
         group.addTask {
             do {
                 try await listener.run { port in
+                    running.started(.storage, host: listener.host, port: port)
                     signal.yield(port)
                     await onRunning(port)
                 }
             } catch {
                 signal.yield(nil)
                 if explicit { throw error }
+                running.off(.storage)
                 report("hearth: cannot listen on Storage's port \(port) (\(error)); Storage is off. Choose another with --storage-port.")
             }
         }

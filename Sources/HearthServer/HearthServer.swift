@@ -25,31 +25,42 @@ package struct HearthServer: Sendable {
     package let auth: AuthService?
     /// The Storage emulator, unless its port is 0.
     package let storage: StorageEngine?
+    /// The services serving and their addresses, as the hub lists them.
+    package let running: RunningEmulators
 
     package init(configuration: HearthConfiguration) throws {
         self.configuration = configuration
+        running = RunningEmulators(expecting: configuration.services)
         let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
         engine = FirestoreEngine(stores: stores)
         auth = configuration.authPort == nil ? nil : try Self.makeAuthService(configuration)
         storage = configuration.storagePort == 0 ? nil : try Self.makeStorage(configuration, firestore: engine)
     }
 
-    /// Serves until SIGINT, SIGTERM or cancellation; `onRunning` receives the bound port
-    /// (useful with port 0), once Storage's port (reported to `onStorageRunning`) is bound too;
-    /// `onAuthRunning` receives the Auth emulator's, `onDatabaseRunning` the Realtime
-    /// Database's, when they serve one.
+    /// Serves until SIGINT or SIGTERM (with `stopsOnSignal`) or cancellation; `onRunning`
+    /// receives the bound port (useful with port 0), once Storage's port (reported to
+    /// `onStorageRunning`) is bound too; `onAuthRunning` receives the Auth emulator's,
+    /// `onDatabaseRunning` the Realtime Database's, `onHubRunning` the hub's, when they serve
+    /// one. Each bound port is also recorded in ``running``.
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onAuthRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onStorageRunning: @escaping @Sendable (Int) async -> Void = { _ in },
                      onDatabaseRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     onHubRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                     stopsOnSignal: Bool = true,
                      report: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) async throws {
         var watched: [WatchedFile] = []
         if let rulesFile = configuration.rulesFile {
             let file = RulesFile.watched(rulesFile, registry: engine.rules, report: report)
             _ = file.load()
             watched.append(file)
-        } else {
+        } else if configuration.firestoreDatabaseRules.isEmpty {
             report("hearth: no security rules loaded: every client request is allowed. Load rules with --rules FILE or PUT /emulator/v1/projects/{project}:securityRules.")
+        }
+        for (database, rulesFile) in configuration.firestoreDatabaseRules.sorted(by: { $0.key < $1.key }) {
+            let file = RulesFile.watched(rulesFile, install: { [rules = engine.rules] in rules.install($0, database: database) }, report: report)
+            _ = file.load()
+            watched.append(file)
         }
         engine.indexes.mode = configuration.effectiveIndexMode
         engine.indexes.report(to: report)
@@ -58,7 +69,7 @@ package struct HearthServer: Sendable {
             guard file.load() else { throw HearthServerError.badIndexesFile(indexesFile.path) }
             watched.append(file)
         }
-        if let storage, let file = storageRules(storage, report: report) { watched.append(file) }
+        if let storage { watched += storageRules(storage, report: report) }
         defer { storage?.close() }
         let watchTasks = watched.map { file in Task { await file.watch() } }
         defer { for task in watchTasks { task.cancel() } }
@@ -68,7 +79,7 @@ package struct HearthServer: Sendable {
         let webChannelSessions = WebChannelSessions(engine: engine)
         defer { webChannelSessions.closeAll() }
         let firestore = HTTPListener(
-            host: configuration.host, port: configuration.port,
+            host: configuration.host(of: .firestore), port: configuration.port,
             responder: CORSResponder(HearthResponder(rest: FirestoreRESTResponder(service: FirestoreRESTService(engine: engine)),
                                                      webChannel: WebChannelResponder(sessions: webChannelSessions)),
                                      exposedHeaders: ["x-client-wire-protocol", "x-http-session-id", "x-http-initial-response"]),
@@ -81,8 +92,11 @@ package struct HearthServer: Sendable {
         let authHTTP = auth.map { authListener($0) }
         defer { closeAuth() }
         let database = try configuration.database.map {
-            try DatabaseServer(settings: $0, host: configuration.host, dataDirectory: configuration.dataDirectory, report: report)
+            try DatabaseServer(settings: $0, host: configuration.host(of: .database), dataDirectory: configuration.dataDirectory, report: report)
         }
+        let running = self.running
+        let hub = configuration.hub.map { HubServer(settings: $0, host: configuration.host(of: .hub), project: configuration.projectID, running: running) }
+        defer { hub?.locator.remove() }
         // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
         // tasks) stay on their connection's event loop.
         try await withTaskExecutorPreference(EventLoopTaskExecutor.singleton) {
@@ -90,17 +104,34 @@ package struct HearthServer: Sendable {
                 if let storage {
                     try await serveStorage(storage, in: &group, onRunning: onStorageRunning, report: report)
                 }
-                group.addTask { try await firestore.run(onBound: onRunning) }
+                let firestoreHost = firestore.host
+                group.addTask {
+                    try await firestore.run { port in
+                        running.started(.firestore, host: firestoreHost, port: port)
+                        await onRunning(port)
+                    }
+                }
                 if let authHTTP {
                     group.addTask { try await runAuth(authHTTP, onRunning: onAuthRunning, report: report) }
                 }
                 if let database {
-                    group.addTask { try await database.run(onBound: onDatabaseRunning) }
+                    let host = database.host
+                    group.addTask {
+                        try await database.run(onBound: { port in
+                            running.started(.database, host: host, port: port)
+                            await onDatabaseRunning(port)
+                        }, onOff: { running.off(.database) })
+                    }
                 }
-                group.addTask {
-                    // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
-                    for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
-                    throw CancellationError()
+                if let hub {
+                    group.addTask { try await hub.run(onRunning: onHubRunning, report: report) }
+                }
+                if stopsOnSignal {
+                    group.addTask {
+                        // Ends the group (and so the listeners) on the first SIGINT or SIGTERM.
+                        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
+                        throw CancellationError()
+                    }
                 }
                 do {
                     try await group.next()

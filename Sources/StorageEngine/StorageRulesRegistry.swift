@@ -52,10 +52,11 @@ package final class StorageRulesRegistry: Sendable {
         return compilation
     }
 
-    /// Compiles one rules file per bucket and installs them together, replacing all rules;
-    /// nothing changes if any fails to compile (its compilation is returned).
+    /// Compiles one rules file per bucket (and, with `others`, the rules of every other bucket)
+    /// and installs them together, replacing all rules; nothing changes if any fails to compile
+    /// (the compilations are returned, the buckets' in order, then the others').
     @discardableResult
-    package func install(perBucket: [(bucket: String, file: RulesSource)]) -> [RulesCompilation] {
+    package func install(perBucket: [(bucket: String, file: RulesSource)], others: RulesSource? = nil) -> [RulesCompilation] {
         var loaded: [String: Loaded] = [:]
         var compilations: [RulesCompilation] = []
         for (bucket, file) in perBucket {
@@ -63,8 +64,14 @@ package final class StorageRulesRegistry: Sendable {
             compilations.append(compilation)
             if let ruleset = compilation.ruleset { loaded[bucket] = Loaded(ruleset: ruleset, files: [file]) }
         }
+        var all: Loaded?
+        if let others {
+            let compilation = Ruleset.compile(files: [others], expectedService: .storage)
+            compilations.append(compilation)
+            all = compilation.ruleset.map { Loaded(ruleset: $0, files: [others]) }
+        }
         if compilations.allSatisfy({ $0.ruleset != nil }) {
-            state.withLock { $0 = State(all: nil, buckets: loaded) }
+            state.withLock { $0 = State(all: all, buckets: loaded) }
         }
         return compilations
     }

@@ -160,4 +160,30 @@ struct TreeStoreTests {
         #expect(ns.rulesOrigin == .api)
         #expect(ns.rules.source == #"{"rules": {".read": false}}"#)
     }
+
+    @Test("a rules file for one namespace wins over the file for all, and rules set through the API over both")
+    func fileRulesPerNamespace() throws {
+        let service = try DatabaseService(dataDirectory: nil)
+        guard case .success(let closed) = DatabaseRuleset.compile(#"{"rules": {".read": false}}"#),
+              case .success(let open) = DatabaseRuleset.compile(#"{"rules": {".read": true}}"#),
+              case .success(let api) = DatabaseRuleset.compile(#"{"rules": {".read": "auth != null"}}"#) else {
+            Issue.record("rules did not compile")
+            return
+        }
+        let before = try service.namespace("opened-first")
+        service.setFileRules(closed)
+        service.setFileRules(open, namespace: "opened-first")
+        service.setFileRules(open, namespace: "opened-later")
+        let other = try service.namespace("other")
+        try service.namespace("by-api").setRules(api, origin: .api)
+        service.setFileRules(closed, namespace: "by-api")
+        #expect(before.rules.source == open.source && before.rulesOrigin == .file)
+        #expect(try service.namespace("opened-later").rules.source == open.source)
+        #expect(other.rules.source == closed.source)
+        #expect(try service.namespace("by-api").rules.source == api.source)
+        service.resetRules(of: try service.namespace("by-api"))
+        #expect(try service.namespace("by-api").rules.source == closed.source)
+        service.setFileRules(nil, namespace: "opened-first")
+        #expect(before.rules.source == closed.source)
+    }
 }

@@ -356,4 +356,22 @@ struct RulesEnforcementTests {
         _ = try await e.commit(DatabaseID(project: "open"), writes: [Self.set("a/b", [:])], identity: .unauthenticated)
         #expect(try await e.getDocument(DatabaseID(project: "open"), key: ResourcePath(["a", "b"]), identity: .unauthenticated) != nil)
     }
+
+    @Test("a named database's rules apply to it in every project without rules of its own; a project's own rules to all its databases")
+    func rulesPerDatabase() {
+        let registry = RulesRegistry()
+        func rules(_ verb: String) -> [RulesSource] {
+            [RulesSource(name: "\(verb).rules", text: "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /x/{y} { allow \(verb): if true; } } }")]
+        }
+        #expect(registry.install(rules("read"), project: nil).ruleset != nil)
+        #expect(registry.install(rules("write"), database: "orders").ruleset != nil)
+        #expect(registry.rules(for: "p", database: "(default)")?.files.first?.name == "read.rules")
+        #expect(registry.rules(for: "p", database: "orders")?.files.first?.name == "write.rules")
+        #expect(registry.install(rules("delete"), project: "p").ruleset != nil)
+        #expect(registry.rules(for: "p", database: "orders")?.files.first?.name == "delete.rules")
+        #expect(registry.rules(for: "q", database: "orders")?.files.first?.name == "write.rules")
+        // Rules that do not compile change nothing.
+        #expect(registry.install([RulesSource(name: "bad.rules", text: "service {")], database: "orders").ruleset == nil)
+        #expect(registry.rules(for: "q", database: "orders")?.files.first?.name == "write.rules")
+    }
 }

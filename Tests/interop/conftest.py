@@ -30,7 +30,7 @@ class HearthProcess:
     """A Hearth started for tests (in memory unless `ephemeral` is False, on a free port), with extra
     arguments; with database=True its Realtime Database on another free port (else none, so that
     tests never take the default port 9000; Storage likewise stays off unless the arguments name
-    its port); `binary` replaces the one under test, `prefix` goes before it (e.g. to run it as
+    its port, and the hub too); `binary` replaces the one under test, `prefix` goes before it (e.g. to run it as
     another user)."""
 
     def __init__(self, *args, cwd=None, database=False, ephemeral=True, binary=None, prefix=()):
@@ -39,6 +39,8 @@ class HearthProcess:
         self.database_port = _free_port() if database else 0
         memory = ["--ephemeral"] if ephemeral else []
         storage = [] if "--storage-port" in args else ["--storage-port", "0"]
+        # The hub stays off unless asked for, so that tests never take the default port 4400.
+        storage += [] if "--hub-port" in args else ["--hub-port", "0"]
         # The log goes to a file, not a pipe: a long session's warnings must never fill a pipe
         # nobody reads and block the server.
         self.log = tempfile.TemporaryFile(mode="w+")

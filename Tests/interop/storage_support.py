@@ -61,7 +61,7 @@ class StorageHearth:
         self.log = open(os.path.join(tmp, "hearth.log"), "w")
         self.proc = subprocess.Popen(
             [binary, "start", "--ephemeral", "--port", str(self.firestore_port), "--storage-port", str(self.port),
-             "--storage-service-account", self.service_account, *extra],
+             "--storage-service-account", self.service_account, "--hub-port", "0", *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}"
         self.firestore = f"http://127.0.0.1:{self.firestore_port}"

@@ -104,7 +104,7 @@ def start_hearth(*args):
     """A Hearth of its own; returns the process, the Auth base URL and the Firestore base URL."""
     binary = os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth"))
     port, auth_port = _free_port(), _free_port()
-    proc = subprocess.Popen([binary, "start", "--port", str(port), "--auth-port", str(auth_port), "--project", "demo-persist", *args],
+    proc = subprocess.Popen([binary, "start", "--port", str(port), "--auth-port", str(auth_port), "--project", "demo-persist", "--hub-port", "0", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{auth_port}"
     deadline = time.time() + 20

@@ -28,84 +28,22 @@ enum Entry {
 struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
-        abstract: "A local Firebase emulator: Cloud Firestore and the Realtime Database on SQLite.",
-        subcommands: [Start.self, Test.self, Indexes.self],
+        abstract: "A local Firebase emulator suite: Cloud Firestore, Auth, the Realtime Database and Cloud Storage on SQLite.",
+        subcommands: [Start.self, Exec.self, Test.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }
 
 struct Start: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth, Cloud Storage and the Realtime Database on their own ports.")
+    static let configuration = CommandConfiguration(abstract: "Start the emulators: Firestore, and Auth, Cloud Storage, the Realtime Database and the hub on their own ports.")
 
-    @Option(help: "Address to listen on.")
-    var host = "127.0.0.1"
-
-    @Option(help: "Port for REST, gRPC and WebSocket traffic (one port for all three).")
-    var port = 8080
-
-    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite data files (default: ./.hearth).")
-    var dataDir: String?
-
-    @Flag(help: "Keep all data in memory; nothing is written to disk.")
-    var ephemeral = false
-
-    @Option(help: "Security rules file for every project (reloaded when it changes; default: firestore.rules of ./firebase.json).")
-    var rules: String?
-
-    @Option(help: "firestore.indexes.json: the composite indexes queries may use (reloaded when it changes; default: firestore.indexes of ./firebase.json).")
-    var indexes: String?
-
-    @Option(name: .customLong("index-mode"), help: "strict: refuse a query no index serves, as production does; warn: serve it and log production's error once; off: serve it (default: strict with an indexes file, else off).")
-    var indexMode: IndexRegistry.Mode?
-
-    @Option(name: .customLong("auth-port"), help: "Port for the Auth emulator (default 9099; 0 turns it off).")
-    var authPort: Int?
-
-    @Option(help: "Project of calls that name none (default: $GCLOUD_PROJECT, else .firebaserc's default project, else demo-project).")
-    var project: String?
-
-    @Flag(name: .customLong("sign-tokens"), help: "Sign ID tokens with RS256 and serve the public keys (unsigned, as the official emulator's, otherwise).")
-    var signTokens = false
-
-    @Option(name: .customLong("storage-port"), help: "Port for the Cloud Storage emulator (default 9199; 0 turns it off).")
-    var storagePort: Int?
-
-    @Option(name: .customLong("storage-rules"), help: "Storage rules file for every bucket (reloaded when it changes; default: storage.rules of ./firebase.json).")
-    var storageRules: String?
-
-    @Option(name: .customLong("storage-service-account"),
-            help: "A service account key file (JSON) whose V4/V2 signed URLs Storage accepts; repeat for several.")
-    var storageServiceAccounts: [String] = []
-
-    @Option(name: .customLong("database-port"), help: "Port for the Realtime Database emulator (REST, event streams, WebSocket; default 9000, 0 turns it off).")
-    var databasePort: Int?
-
-    @Option(name: .customLong("database-rules"), help: "Realtime Database rules (database.rules.json) for every namespace (reloaded when it changes; default: database.rules of ./firebase.json).")
-    var databaseRules: String?
+    @OptionGroup var options: StartOptions
 
     func run() async throws {
-        if ephemeral && dataDir != nil {
-            throw ValidationError("--ephemeral and --data-dir cannot be combined.")
-        }
-        let dir: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? HearthConfiguration.defaultDataDirectory)
-        let projectFile = try FirebaseProjectFile.load(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        let projectID = HearthConfiguration.resolveProjectID(flag: project)
-        let file = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL }
-        let database = databasePort == 0 ? nil : HearthConfiguration.DatabaseSettings(
-            port: databasePort ?? 9000, isExplicit: databasePort != nil, rulesFile: databaseRules.map(file) ?? projectFile?.databaseRules)
-        let config = HearthConfiguration(host: host, port: port, dataDirectory: dir?.standardizedFileURL,
-                                         rulesFile: rules.map(file) ?? projectFile?.firestoreRules,
-                                         indexesFile: indexes.map(file) ?? projectFile?.firestoreIndexes,
-                                         indexMode: indexMode,
-                                         projectID: projectID.id, authPort: authPort == 0 ? nil : (authPort ?? 9099),
-                                         authPortIsDefault: authPort == nil, signTokens: signTokens,
-                                         storagePort: storagePort ?? HearthConfiguration.defaultStoragePort,
-                                         storagePortIsExplicit: storagePort != nil, storageRulesFile: storageRules.map(file) ?? projectFile?.storageRules,
-                                         storageServiceAccounts: storageServiceAccounts.map(file), database: database)
+        let (config, projectSource) = try options.configuration()
         let server = try HearthServer(configuration: config)
-        let host = self.host
         try await server.run(onRunning: { port in
-            var lines = ["Hearth Firestore emulator listening on http://\(host):\(port)"]
+            var lines = ["Hearth Firestore emulator listening on http://\(config.host(of: .firestore)):\(port)"]
             if let dir = config.dataDirectory {
                 lines.append("Data: \(dir.path) (SQLite, one file per database)")
             } else {
@@ -114,19 +52,26 @@ struct Start: AsyncParsableCommand {
             if let indexes = config.indexesFile {
                 lines.append("Indexes: \(indexes.path) (--index-mode \(config.effectiveIndexMode.rawValue))")
             }
-            lines.append("export FIRESTORE_EMULATOR_HOST=\(host):\(port)")
+            lines.append("export FIRESTORE_EMULATOR_HOST=\(config.host(of: .firestore)):\(port)")
             print(lines.joined(separator: "\n"))
             fflush(nil)
         }, onAuthRunning: { port in
-            print("Hearth Auth emulator listening on http://\(host):\(port) (project \(projectID.id), from \(projectID.source); ID tokens \(signTokens ? "signed RS256" : "unsigned"))")
+            let host = config.host(of: .auth)
+            print("Hearth Auth emulator listening on http://\(host):\(port) (project \(config.projectID), from \(projectSource); ID tokens \(config.signTokens ? "signed RS256" : "unsigned"))")
             print("export FIREBASE_AUTH_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         }, onStorageRunning: { port in
+            let host = config.host(of: .storage)
             print("Hearth Storage emulator listening on http://\(host):\(port)")
             print("export STORAGE_EMULATOR_HOST=http://\(host):\(port) FIREBASE_STORAGE_EMULATOR_HOST=\(host):\(port)")
             fflush(nil)
         }, onDatabaseRunning: { port in
+            let host = config.host(of: .database)
             print("Hearth Realtime Database emulator listening on http://\(host):\(port)\nexport FIREBASE_DATABASE_EMULATOR_HOST=\(host):\(port)")
+            fflush(nil)
+        }, onHubRunning: { port in
+            let host = config.host(of: .hub)
+            print("Hearth emulator hub listening on http://\(host):\(port) (GET /emulators)\nexport FIREBASE_EMULATOR_HUB=\(host):\(port)")
             fflush(nil)
         })
     }

@@ -1,0 +1,64 @@
+import Foundation
+package import HearthJSON
+package import Hummingbird
+
+/// The emulator hub's port (firebase-tools' `hub.ts`): `GET /emulators` lists each running
+/// service's address in firebase-tools' shape, which `@firebase/rules-unit-testing` and the
+/// Emulator UI read; `GET /` is the locator (also written to ``HubLocatorFile``). Routes the
+/// hub does not serve (`/_admin/export`, the Functions triggers) answer 404 with a JSON message.
+package struct EmulatorHub: HTTPResponder {
+    package typealias Context = BasicRequestContext
+    let emulators: RunningEmulators
+    let pid: Int32
+
+    package func respond(to request: Request, context: Context) async throws -> Response {
+        switch (request.method, request.uri.path) {
+        case (.get, "/"):
+            return Self.reply(200, locator())
+        case (.get, "/emulators"), (.get, "/emulators/"):
+            return Self.reply(200, Self.emulatorsJSON(emulators.entries, pid: pid))
+        default:
+            let message = "The Hearth hub serves GET / and GET /emulators; \(request.method) \(request.uri.path) is not one of them."
+            return Self.reply(404, .object([("message", .string(message))]))
+        }
+    }
+
+    /// The locator and, for callers of old CLIs, the hub's own host and port.
+    func locator() -> JSON {
+        guard let hub = emulators.entry(.hub) else { return Self.locator(origins: [], pid: pid) }
+        guard case .object(var pairs) = Self.locator(origins: [Self.origin(hub)], pid: pid) else { return .null }
+        pairs.append(("host", .string(hub.connectableHost)))
+        pairs.append(("port", .number(String(hub.port))))
+        return .object(pairs)
+    }
+
+    /// `{version, origins, pid}`: firebase-tools' `Locator`. `version` names Hearth, which has no
+    /// CLI release number to give.
+    package static func locator(origins: [String], pid: Int32) -> JSON {
+        .object([("version", .string("hearth")), ("origins", .array(origins.map(JSON.string))), ("pid", .number(String(pid)))])
+    }
+
+    /// How the hub is reached, as a URL prefix (`http://127.0.0.1:4400`).
+    static func origin(_ hub: RunningEmulators.Entry) -> String {
+        "http://" + hub.hostAndPort
+    }
+
+    /// `GET /emulators`: name → `{listen, name, host, port, pid}`, each service as firebase-tools'
+    /// `EmulatorInfo` with its listen specs first (`listen: [{address, family, port}]`).
+    package static func emulatorsJSON(_ entries: [RunningEmulators.Entry], pid: Int32) -> JSON {
+        .object(entries.map { entry in
+            let family = entry.host.contains(":") ? "IPv6" : "IPv4"
+            let listen = JSON.object([("address", .string(entry.host)), ("family", .string(family)), ("port", .number(String(entry.port)))])
+            return (entry.name.rawValue, .object([
+                ("listen", .array([listen])), ("name", .string(entry.name.rawValue)), ("host", .string(entry.connectableHost)),
+                ("port", .number(String(entry.port))), ("pid", .number(String(pid))),
+            ]))
+        })
+    }
+
+    static func reply(_ status: Int, _ body: JSON) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body.serialized)))
+    }
+}

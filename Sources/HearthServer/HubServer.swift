@@ -1,0 +1,39 @@
+import Foundation
+import HearthHTTP
+import NIOCore
+
+/// The emulator hub's port: ``EmulatorHub`` behind CORS, and the locator file written once the
+/// port is bound (removed by the caller on exit).
+struct HubServer: Sendable {
+    let settings: HearthConfiguration.PortSettings
+    let host: String
+    let running: RunningEmulators
+    let locator: HubLocatorFile
+
+    init(settings: HearthConfiguration.PortSettings, host: String, project: String, running: RunningEmulators) {
+        self.settings = settings
+        self.host = host
+        self.running = running
+        locator = HubLocatorFile(project: project)
+    }
+
+    /// Serves the port until cancelled. A busy default port (4400) turns the hub off with a
+    /// warning; a busy port asked for is an error.
+    func run(onRunning: @escaping @Sendable (Int) async -> Void, report: @escaping @Sendable (String) -> Void) async throws {
+        let listener = HTTPListener(host: host, port: settings.port,
+                                    responder: CORSResponder(EmulatorHub(emulators: running, pid: getpid())))
+        do {
+            try await listener.run { [running, locator, host] port in
+                running.started(.hub, host: host, port: port)
+                if let entry = running.entry(.hub), let warning = locator.write(origins: [EmulatorHub.origin(entry)]) {
+                    report(warning)
+                }
+                await onRunning(port)
+            }
+        } catch where !settings.isExplicit && !Task.isCancelled {
+            running.off(.hub)
+            report("hearth: cannot serve the emulator hub on port \(settings.port) (\(error)); it is off. Choose a port with --hub-port.")
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}
