@@ -59,7 +59,7 @@ class Hearth:
         self.ports = {"firestore": free_port()}
         args = [binary, "start", "--data-dir", os.path.join(self.dir, "data"), "--port", str(self.ports["firestore"]),
                 "--project", FUZZ]
-        for service, flag in (("auth", "--auth-port"), ("database", "--database-port"), ("storage", "--storage-port")):
+        for service, flag in (("auth", "--auth-port"), ("database", "--database-port"), ("storage", "--storage-port"), ("hub", "--hub-port")):
             if flag in help_text:
                 self.ports[service] = free_port()
                 args += [flag, str(self.ports[service])]
@@ -279,6 +279,15 @@ def storage_requests():
         ("POST", "/upload/storage/v1/b/fuzz.appspot.com/o?uploadType=media&name=c", "raw:data"),
         ("GET", "/storage/v1/b/fuzz.appspot.com/o", None),
         ("DELETE", "/v0/b/fuzz.appspot.com/o/a%2Fb.txt", None),
+    ]
+
+
+def hub_requests():
+    return [
+        ("GET", "/emulators", None),
+        ("GET", "/", None),
+        ("POST", "/_admin/export", {"path": "/tmp/x"}),
+        ("GET", "/emulators/firestore", None),
     ]
 
 
@@ -621,7 +630,8 @@ def main(argv=None):
         before = kept_documents(fs)
         channel = grpc.insecure_channel(f"127.0.0.1:{fs}") if grpc else None
         http1_targets = [("firestore", fs, firestore_requests())]
-        for service, requests_ in (("auth", auth_requests()), ("database", database_requests()), ("storage", storage_requests())):
+        for service, requests_ in (("auth", auth_requests()), ("database", database_requests()), ("storage", storage_requests()),
+                                   ("hub", hub_requests())):
             if service in hearth.ports:
                 http1_targets.append((service, hearth.ports[service], requests_))
         ws_targets = [("firestore", fs)] + ([("database", hearth.ports["database"])] if "database" in hearth.ports else [])
