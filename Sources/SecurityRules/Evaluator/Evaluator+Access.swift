@@ -90,8 +90,8 @@ extension Evaluator {
     /// path splices in its segments; otherwise a segment's text and interpolated strings and
     /// ints (in decimal) make one segment, even when a string contains `/` (as in the official
     /// emulator, where `$('users/alice')` is one segment, not a document path). An empty
-    /// segment is an error. With `keepingPlaceholders` (the receiver of `.bind()`), an
-    /// undefined bare name stays as a `$(name)` placeholder.
+    /// segment is an error. With `keepingPlaceholders` (the receiver of `.bind()`), a `{name}`
+    /// segment and an undefined bare name in `$(name)` stay as `{name}` placeholders.
     func evaluatePath(_ segments: [PathSegmentExpr], _ env: Environment, keepingPlaceholders: Bool) -> RuleOutcome {
         var result: [String] = []
         for segment in segments {
@@ -102,10 +102,11 @@ extension Evaluator {
                 case .text(let literal):
                     text += literal
                 case .templateVariable(let name):
-                    return .failure(RuleError("Variable \(name) is not bound in path template."))
+                    guard keepingPlaceholders else { return .failure(RuleError("Variable \(name) is not bound in path template.")) }
+                    text += "{\(name)}"
                 case .interpolation(let expr):
                     if keepingPlaceholders, case .identifier(let name) = expr.kind, env.lookup(name) == nil {
-                        text += "$(\(name))"
+                        text += "{\(name)}"
                         continue
                     }
                     switch evaluate(expr, env) {

@@ -87,17 +87,26 @@ enum Conversions {
         return Double(sign + body)
     }
 
-    /// `path('a/b')` or `path('/a/b')`.
+    /// `path('a/b')` or `path('/a/b')`, as the official emulator reads a path template: an empty
+    /// text or an empty segment (`/a//b`, `/a/b/`) is an error.
     static func path(_ value: RuleValue) -> RuleOutcome {
         switch value {
-        case .string(let text): .success(.path(RulePath(parsing: text)))
-        case .path: .success(value)
-        default: Library.typeError("path", expected: "a string", got: value)
+        case .string(let text):
+            let body = text.hasPrefix("/") ? text.dropFirst() : Substring(text)
+            if body.isEmpty { return .failure(RuleError("Empty Path Template is not allowed.")) }
+            if body.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                return .failure(RuleError("Invalid Path Template \(text). Empty segment is not allowed."))
+            }
+            return .success(.path(RulePath(parsing: text)))
+        case .path: return .success(value)
+        default: return Library.typeError("path", expected: "a string", got: value)
         }
     }
 
-    /// Methods of paths: `bind(map)` replaces `$(name)` segments with the map's values; every
-    /// key of the map must name such a segment.
+    /// Methods of paths: `bind(map)` replaces the template's `{name}` segments with the map's
+    /// values (a string or an int for `{name}`, a path for `{name=**}`), as the official emulator
+    /// binds them; every key of the map must name such a segment. (`$(name)` in a string is
+    /// not a placeholder; in a path literal that bind is called on, an undefined name is.)
     static func call(_ name: String, _ path: RulePath, _ arguments: [RuleValue]) -> RuleOutcome {
         guard name == "bind" else { return .failure(.functionNotFound(name)) }
         if let error = Library.arity(name, arguments, 1) { return .failure(error) }
@@ -105,18 +114,27 @@ enum Conversions {
         var segments: [String] = []
         var unused = Set(bindings.keys)
         for segment in path.segments {
-            guard segment.hasPrefix("$("), segment.hasSuffix(")"), segment.count > 3 else {
+            let key: String
+            var isRest = false
+            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
+                var inner = String(segment.dropFirst().dropLast())
+                if inner.hasSuffix("=**") {
+                    inner.removeLast(3)
+                    isRest = true
+                }
+                key = inner
+            } else {
                 segments.append(segment)
                 continue
             }
-            let key = String(segment.dropFirst(2).dropLast())
             unused.remove(key)
             switch bindings[key] {
-            case .string(let text)?: segments.append(contentsOf: RulePath(parsing: text).segments)
-            case .int(let int)?: segments.append(String(int))
             case .path(let inner)?: segments.append(contentsOf: inner.segments)
+            case .string(let text)? where !isRest: segments.append(text)
+            case .int(let int)? where !isRest: segments.append(String(int))
             case nil: return .failure(RuleError("No value bound for '\(key)' in \(path)."))
-            case let other?: return .failure(.invalidArgument("cannot bind a \(other.typeName) into a path."))
+            case let other?:
+                return .failure(.invalidArgument("Type error. Received: [\(other.typeName)] Expected: [\(isRest ? "path" : "string or int")] for {\(key)\(isRest ? "=**" : "")}."))
             }
         }
         guard unused.isEmpty else {
