@@ -38,7 +38,7 @@ struct ExportedDocumentTests {
         ("reference", .reference("projects/demo-export/databases/(default)/documents/users/alice")),
         ("geo point", .geoPoint(latitude: -90, longitude: 180)),
         ("geo point at zero, negative", .geoPoint(latitude: -0.0, longitude: 0)),
-        ("array", .array([.integer(1), .double(1), .string("1"), .null, .array([])])),
+        ("array", .array([.integer(1), .double(1), .string("1"), .null, .map([:]), .double(-0.0)])),
         ("empty array", .array([])),
         ("map", .map(["a": .integer(1), "b.c": .map(["`x`": .boolean(true)]), "\u{0}": .string("nul key")])),
         ("empty map", .map([:])),
