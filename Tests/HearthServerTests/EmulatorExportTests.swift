@@ -3,6 +3,9 @@ import DatabaseEngine
 import FirestoreEngine
 import FirestoreModel
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HearthJSON
 import HearthServer
 import Testing
@@ -122,5 +125,38 @@ struct EmulatorExportTests {
         let server = try Self.server(root.appendingPathComponent("data"))
         let summary = try await server.dataExport.importData(from: root.appendingPathComponent("export"))
         #expect(summary.first?.hasPrefix("Firestore: not imported:") == true)
+    }
+
+    @Test("the hub's POST /_admin/export writes the export, refuses web pages (Origin) with 403, and names a missing path")
+    func hubExport() async throws {
+        let root = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var configuration = HearthConfiguration(port: 0, dataDirectory: root.appendingPathComponent("data"), projectID: Self.project)
+        configuration.hub = .init(port: 0)
+        let server = try HearthServer(configuration: configuration)
+        let task = Task { try await server.run(stopsOnSignal: false, report: { _ in }) }
+        defer { task.cancel() }
+        await server.running.untilSettled()
+        let hub = try #require(server.running.entry(.hub))
+        let target = root.appendingPathComponent("via-hub")
+
+        func post(_ body: String, origin: String? = nil) async throws -> (Int, String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(hub.port)/_admin/export")!)
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+            if let origin { request.setValue(origin, forHTTPHeaderField: "Origin") }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+        let body = #"{"path":"\#(target.path)","initiatedBy":"test"}"#
+        #expect(try await post(body, origin: "http://evil.example").0 == 403)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(try await post("{}").0 == 400)
+        let (status, reply) = try await post(body)
+        #expect(status == 200)
+        #expect(reply == #"{"message":"OK","exported":["Firestore: 0 documents"]}"#)
+        #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("firebase-export-metadata.json").path))
+        task.cancel()
+        _ = await task.result
     }
 }
