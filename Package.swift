@@ -210,7 +210,7 @@ let package = Package(
             dependencies: [
                 "FirestoreEngine", "FirestoreIndexes", "FirestoreStorage", "FirestoreREST", "FirestoreWebSocket", "FirestoreWebChannel", "FirestoreGRPC", "SecurityRules",
                 "HearthHTTP", "HearthJSON", "FirestoreModel", "AuthStore", "AuthService", "AuthREST", "StorageEngine", "StorageHTTP",
-                "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
+                "FirestoreJSON", "DatabaseEngine", "DatabaseREST", "DatabaseRules", "DatabaseWebSocket",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
-                "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire", "HearthTestSupport", "HearthJSON",
+                "HearthServer", "FirestoreEngine", "FirestoreStorage", "FirestoreModel", "FirestoreWire", "HearthTestSupport", "HearthJSON", "AuthService", "DatabaseEngine",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),

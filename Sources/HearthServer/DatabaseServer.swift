@@ -18,11 +18,11 @@ struct DatabaseServer: Sendable {
     let rest: DatabaseRESTService
     let report: @Sendable (String) -> Void
 
-    init(settings: HearthConfiguration.DatabaseSettings, host: String, dataDirectory: URL?, report: @escaping @Sendable (String) -> Void) throws {
+    init(settings: HearthConfiguration.DatabaseSettings, host: String, service: DatabaseService, report: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.host = host
         self.report = report
-        service = try DatabaseService(dataDirectory: dataDirectory, report: report)
+        self.service = service
         rest = DatabaseRESTService(database: service)
     }
 
@@ -42,10 +42,7 @@ struct DatabaseServer: Sendable {
         }
         for file in files { _ = file.load() }
         let watches = files.map { file in Task { await file.watch() } }
-        defer {
-            for watch in watches { watch.cancel() }
-            service.closeAll()
-        }
+        defer { for watch in watches { watch.cancel() } }
         let listener = HTTPListener(host: host, port: settings.port,
                                     responder: CORSResponder(DatabaseRESTResponder(service: rest), exposedHeaders: ["ETag"]),
                                     webSocket: webSocketRoute())

@@ -10,6 +10,8 @@ package struct EmulatorHub: HTTPResponder {
     package typealias Context = BasicRequestContext
     let emulators: RunningEmulators
     let pid: Int32
+    /// Writes every service's data to a directory (`POST /_admin/export`); nil: not served.
+    var export: (@Sendable (URL) async throws -> [String])?
 
     package func respond(to request: Request, context: Context) async throws -> Response {
         switch (request.method, request.uri.path) {
@@ -17,9 +19,31 @@ package struct EmulatorHub: HTTPResponder {
             return Self.reply(200, locator())
         case (.get, "/emulators"), (.get, "/emulators/"):
             return Self.reply(200, Self.emulatorsJSON(emulators.entries, pid: pid))
+        case (.post, "/_admin/export"):
+            return try await exportReply(request)
         default:
-            let message = "The Hearth hub serves GET / and GET /emulators; \(request.method) \(request.uri.path) is not one of them."
+            let message = "The Hearth hub serves GET /, GET /emulators and POST /_admin/export; \(request.method) \(request.uri.path) is not one of them."
             return Self.reply(404, .object([("message", .string(message))]))
+        }
+    }
+
+    /// `POST /_admin/export`: 200 `{"message": "OK", "exported": [...]}` once the export is in
+    /// place, 500 `{message}` when it failed (the previous export is then untouched), 403 for a
+    /// request from a web page (an `Origin` header), as firebase-tools refuses it.
+    func exportReply(_ request: Request) async throws -> Response {
+        guard let export else { return Self.reply(404, .object([("message", .string("Export is not available."))])) }
+        if request.headers[.origin] != nil {
+            return Self.reply(403, .object([("message", .string("Export cannot be triggered by external callers."))]))
+        }
+        let body = try await request.body.collect(upTo: 1 << 20)
+        guard let json = try? JSON.parse(Array(buffer: body)), case .string(let path)? = json["path"], !path.isEmpty else {
+            return Self.reply(400, .object([("message", .string("The body must be JSON with the export directory: {\"path\": \"DIR\"}."))]))
+        }
+        do {
+            let lines = try await export(URL(fileURLWithPath: path))
+            return Self.reply(200, .object([("message", .string("OK")), ("exported", .array(lines.map(JSON.string)))]))
+        } catch {
+            return Self.reply(500, .object([("message", .string("Export to \(path) failed: \(error). The previous export there is unchanged."))]))
         }
     }
 

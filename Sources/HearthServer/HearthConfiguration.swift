@@ -45,6 +45,10 @@ package struct HearthConfiguration: Sendable {
     /// Storage rules files of single buckets (firebase.json's `storage` list); ``storageRulesFile``
     /// is every other bucket's.
     package var storageBucketRules: [String: URL] = [:]
+    /// `--import`: an export read into the services before they serve.
+    package var importDirectory: URL?
+    /// `--export-on-exit`: where every service's data is exported when Hearth stops.
+    package var exportOnExit: URL?
 
     /// The services this configuration starts.
     package var services: Set<EmulatorName> {

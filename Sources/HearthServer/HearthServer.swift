@@ -13,6 +13,7 @@ import HummingbirdWebSocket
 import NIOCore
 import UnixSignals
 import HTTPTypes
+package import DatabaseEngine
 package import StorageEngine
 import StorageHTTP
 
@@ -25,6 +26,8 @@ package struct HearthServer: Sendable {
     package let auth: AuthService?
     /// The Storage emulator, unless its port is 0.
     package let storage: StorageEngine?
+    /// The Realtime Database, when ``HearthConfiguration/database`` is set.
+    package let database: DatabaseService?
     /// The services serving and their addresses, as the hub lists them.
     package let running: RunningEmulators
 
@@ -35,6 +38,15 @@ package struct HearthServer: Sendable {
         engine = FirestoreEngine(stores: stores)
         auth = configuration.authPort == nil ? nil : try Self.makeAuthService(configuration)
         storage = configuration.storagePort == 0 ? nil : try Self.makeStorage(configuration, firestore: engine)
+        database = configuration.database == nil ? nil : try DatabaseService(dataDirectory: configuration.dataDirectory, report: Self.standardError)
+    }
+
+    /// Writes a line to standard error.
+    package static let standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+    /// Every service's data, for `hearth export`, `--import` and `--export-on-exit`.
+    package var dataExport: EmulatorExport {
+        EmulatorExport(firestore: engine, auth: auth, database: database, storage: storage, project: configuration.projectID)
     }
 
     /// Serves until SIGINT or SIGTERM (with `stopsOnSignal`) or cancellation; `onRunning`
@@ -71,6 +83,15 @@ package struct HearthServer: Sendable {
         }
         if let storage { watched += storageRules(storage, report: report) }
         defer { storage?.close() }
+        defer { self.database?.closeAll() }
+        if let importDirectory = configuration.importDirectory {
+            do {
+                let lines = try await dataExport.importData(from: importDirectory)
+                report("hearth: imported \(importDirectory.path): " + lines.joined(separator: ", "))
+            } catch {
+                throw HearthServerError.badImport(importDirectory.path, "\(error)")
+            }
+        }
         let watchTasks = watched.map { file in Task { await file.watch() } }
         defer { for task in watchTasks { task.cancel() } }
         // gRPC starts on the first HTTP/2 connection, so an emulator that only serves REST never
@@ -91,11 +112,20 @@ package struct HearthServer: Sendable {
         defer { engine.stores.closeAll() }
         let authHTTP = auth.map { authListener($0) }
         defer { closeAuth() }
-        let database = try configuration.database.map {
-            try DatabaseServer(settings: $0, host: configuration.host(of: .database), dataDirectory: configuration.dataDirectory, report: report)
+        let database: DatabaseServer? = if let settings = configuration.database, let service = self.database {
+            DatabaseServer(settings: settings, host: configuration.host(of: .database), service: service, report: report)
+        } else {
+            nil
         }
         let running = self.running
-        let hub = configuration.hub.map { HubServer(settings: $0, host: configuration.host(of: .hub), project: configuration.projectID, running: running) }
+        let dataExport = self.dataExport
+        let hub = configuration.hub.map {
+            HubServer(settings: $0, host: configuration.host(of: .hub), project: configuration.projectID, running: running, export: { target in
+                let lines = try await dataExport.write(to: target)
+                report("hearth: exported to \(target.path): " + lines.joined(separator: ", "))
+                return lines
+            })
+        }
         defer { hub?.locator.remove() }
         // Every connection's tasks (the listener's per-connection tasks, grpc-swift's per-call
         // tasks) stay on their connection's event loop.
@@ -142,6 +172,18 @@ package struct HearthServer: Sendable {
                 group.cancelAll()
             }
         }
+        if let target = configuration.exportOnExit { await exportOnExit(to: target, report: report) }
+    }
+
+    /// `--export-on-exit`: every service's data to `target`, in a task of its own so that the
+    /// cancellation that stopped the server does not stop the export.
+    func exportOnExit(to target: URL, report: @escaping @Sendable (String) -> Void) async {
+        let dataExport = self.dataExport
+        let result = await Task.detached { try await dataExport.write(to: target) }.result
+        switch result {
+        case .success(let lines): report("hearth: exported to \(target.path) on exit: " + lines.joined(separator: ", "))
+        case .failure(let error): report("hearth: export to \(target.path) on exit failed: \(error); the previous export there is unchanged.")
+        }
     }
 }
 
@@ -159,11 +201,13 @@ extension HearthServer {
 enum HearthServerError: Error, CustomStringConvertible {
     case couldNotStart
     case badIndexesFile(String)
+    case badImport(String, String)
 
     var description: String {
         switch self {
         case .couldNotStart: "Hearth could not start."
         case .badIndexesFile(let path): "\(path) has errors (above); fix it and start again."
+        case .badImport(let path, let problem): "cannot import \(path): \(problem)"
         }
     }
 }

@@ -18,10 +18,32 @@ enum Entry {
         // a point read's server time was spent switching threads).
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         Task {
-            await Hearth.main()
+            await Hearth.main(arguments(Array(CommandLine.arguments.dropFirst())))
             exit(0)
         }
         dispatchMain()
+    }
+}
+
+extension Entry {
+    /// The command line with `--export-on-exit` given no directory (as firebase-tools allows:
+    /// the last argument, or one followed by another option) spelled with the value meaning
+    /// "the --import directory", which ArgumentParser's options cannot leave out.
+    static func arguments(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" {
+                out += arguments[index...]
+                break
+            }
+            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+            if argument == "--export-on-exit", next == nil || next!.hasPrefix("-") {
+                out.append("--export-on-exit=" + StartOptions.exportToImportDirectory)
+            } else {
+                out.append(argument)
+            }
+        }
+        return out
     }
 }
 
@@ -29,7 +51,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A local Firebase emulator suite: Cloud Firestore, Auth, the Realtime Database and Cloud Storage on SQLite.",
-        subcommands: [Start.self, Exec.self, Test.self, Indexes.self],
+        subcommands: [Start.self, Exec.self, Export.self, Test.self, Indexes.self],
         defaultSubcommand: Start.self
     )
 }

@@ -58,6 +58,16 @@ struct StartOptions: ParsableArguments {
     @Option(name: .customLong("hub-port"), help: "Port for the emulator hub (GET /emulators; default 4400, 0 turns it off).")
     var hubPort: Int?
 
+    @Option(name: .customLong("import"), help: ArgumentHelp("Read an export (hearth export, firebase emulators:export) into the services before they serve.", valueName: "dir"))
+    var importDirectory: String?
+
+    @Option(name: .customLong("export-on-exit"),
+            help: ArgumentHelp("Export every service's data to this directory when Hearth stops (SIGINT, SIGTERM, the end of hearth exec's command); alone, to the --import directory.", valueName: "dir"))
+    var exportOnExit: String?
+
+    /// What `--export-on-exit` given without a directory becomes (see ``Entry/arguments(_:)``).
+    static let exportToImportDirectory = "<the --import directory>"
+
     /// The project file: `--config`, else `./firebase.json` when there is one.
     func projectFile() throws -> FirebaseProjectFile? {
         do {
@@ -125,6 +135,15 @@ struct StartOptions: ParsableArguments {
         if rules == nil {
             for entry in firestoreFile where entry.database != "(default)" {
                 if let rules = entry.rules { config.firestoreDatabaseRules[entry.database] = rules }
+            }
+        }
+        config.importDirectory = importDirectory.map(file)
+        if let exportOnExit {
+            if exportOnExit == Self.exportToImportDirectory {
+                guard let importDirectory else { throw ValidationError("--export-on-exit without a directory exports to the --import directory; give one of them.") }
+                config.exportOnExit = file(importDirectory)
+            } else {
+                config.exportOnExit = file(exportOnExit)
             }
         }
         if storageRules == nil { config.storageBucketRules = Self.byTarget(projectFile?.storage ?? []) }

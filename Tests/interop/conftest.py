@@ -26,6 +26,23 @@ def hearth_binary():
     return os.path.abspath(os.environ.get("HEARTH_BINARY", os.path.join(ROOT, ".build", "debug", "hearth")))
 
 
+def wait_until_answering(url, proc, output, attempts=400):
+    """Waits until `url` answers (any HTTP status); raises with the process's output if it exits
+    first, or kills it if it never answers."""
+    for _ in range(attempts):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("hearth exited: " + output())
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"hearth did not answer on {url}: " + output())
+
+
 class HearthProcess:
     """A Hearth started for tests (in memory unless `ephemeral` is False, on a free port), with extra
     arguments; with database=True its Realtime Database on another free port (else none, so that
@@ -52,19 +69,7 @@ class HearthProcess:
         self.database_host = f"127.0.0.1:{self.database_port}"
         urls = [self.base + "/"] + ([f"http://{self.database_host}/"] if database else [])
         for url in urls:
-            for _ in range(400):
-                try:
-                    urllib.request.urlopen(url, timeout=1)
-                    break
-                except urllib.error.HTTPError:
-                    break
-                except OSError:
-                    if self.proc.poll() is not None:
-                        raise RuntimeError("hearth exited: " + self.output())
-                    time.sleep(0.05)
-            else:
-                self.proc.kill()
-                raise RuntimeError("hearth did not start")
+            wait_until_answering(url, self.proc, self.output)
 
     def output(self):
         """Everything the process has printed so far."""
