@@ -19,6 +19,8 @@ package final class FirestoreEngine: Sendable {
     /// The composite-index requirements in force, and what queries needed.
     package let indexes = IndexRegistry()
     private let transactions = Mutex<[DatabaseID: TransactionRegistry]>([:])
+    /// Reports requests for other projects, when set (``SingleProjectMode``).
+    package let singleProject: SingleProjectMode?
 
     /// How far back reads at a past time may go.
     static let historyRetentionMicros: Int64 = 3_600_000_000
@@ -28,10 +30,12 @@ package final class FirestoreEngine: Sendable {
     /// later commit gets a later time.
     package let startMicros: Int64
 
-    package init(stores: StoreDirectory, clock: any EngineClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator()) {
+    package init(stores: StoreDirectory, clock: any EngineClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
+                 singleProject: SingleProjectMode? = nil) {
         self.stores = stores
         self.clock = clock
         self.ids = ids
+        self.singleProject = singleProject
         startMicros = clock.nowMicros()
     }
 
@@ -55,6 +59,7 @@ package final class FirestoreEngine: Sendable {
     }
 
     func store(_ db: DatabaseID) throws(FirestoreError) -> DocumentStore {
+        singleProject?.check(db)
         do {
             return try stores.store(for: db)
         } catch {

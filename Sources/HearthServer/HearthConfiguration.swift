@@ -39,6 +39,9 @@ package struct HearthConfiguration: Sendable {
     package var hosts: [EmulatorName: String] = [:]
     /// The emulator hub's port (0 picks a free one); nil serves no hub.
     package var hub: PortSettings?
+    /// Report requests for projects other than ``projectID`` (firebase.json's
+    /// `emulators.singleProjectMode`).
+    package var singleProjectMode = false
     /// Rules files of named Firestore databases (firebase.json's `firestore` list), each in force
     /// for its database in every project without rules of its own; ``rulesFile`` is the rest's.
     package var firestoreDatabaseRules: [String: URL] = [:]

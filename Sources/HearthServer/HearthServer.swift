@@ -35,7 +35,8 @@ package struct HearthServer: Sendable {
         self.configuration = configuration
         running = RunningEmulators(expecting: configuration.services)
         let stores = try StoreDirectory(dataDirectory: configuration.dataDirectory)
-        engine = FirestoreEngine(stores: stores)
+        engine = FirestoreEngine(stores: stores, singleProject: configuration.singleProjectMode
+                                 ? SingleProjectMode(project: configuration.projectID, report: Self.standardError) : nil)
         auth = configuration.authPort == nil ? nil : try Self.makeAuthService(configuration)
         storage = configuration.storagePort == 0 ? nil : try Self.makeStorage(configuration, firestore: engine)
         database = configuration.database == nil ? nil : try DatabaseService(dataDirectory: configuration.dataDirectory, report: Self.standardError)

@@ -105,9 +105,6 @@ struct StartOptions: ParsableArguments {
             Self.warn("hearth: the indexes of database \(entry.database) (\(entry.indexes!.path)) are not loaded: Hearth loads one indexes file, "
                       + "the (default) database's, for every database.")
         }
-        if projectFile?.singleProjectMode == true {
-            Self.warn("hearth: emulators.singleProjectMode: Hearth serves every project ID it is asked for and does not warn about other projects.")
-        }
         let auth = servicePort(.auth, flag: authPort)
         let storage = servicePort(.storage, flag: storagePort)
         let database = servicePort(.database, flag: databasePort).map {
@@ -127,6 +124,8 @@ struct StartOptions: ParsableArguments {
                                          storageRulesFile: storageRules.map(file) ?? projectFile?.storageRules,
                                          storageServiceAccounts: storageServiceAccounts.map(file), database: database)
         config.hub = servicePort(.hub, flag: hubPort).map { HearthConfiguration.PortSettings(port: $0.port, isExplicit: $0.isExplicit) }
+        // As firebase-tools: on unless the project file turns it off (and only with a project file).
+        config.singleProjectMode = projectFile != nil && projectFile?.singleProjectMode != false
         if host == nil {
             for (name, endpoint) in projectFile?.endpoints ?? [:] {
                 if let host = endpoint.host { config.hosts[name] = host }
