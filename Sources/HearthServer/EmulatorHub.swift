@@ -35,16 +35,47 @@ package struct EmulatorHub: HTTPResponder {
         if request.headers[.origin] != nil {
             return Self.reply(403, .object([("message", .string("Export cannot be triggered by external callers."))]))
         }
-        let body = try await request.body.collect(upTo: 1 << 20)
-        guard let json = try? JSON.parse(Array(buffer: body)), case .string(let path)? = json["path"], !path.isEmpty else {
-            return Self.reply(400, .object([("message", .string("The body must be JSON with the export directory: {\"path\": \"DIR\"}."))]))
+        let usage = "The body must be JSON with the export directory: {\"path\": \"DIR\"}."
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: 1 << 20)
+        } catch {
+            // A body cut short, malformed chunks, or more than a megabyte.
+            return Self.reply(400, .object([("message", .string("The request body could not be read (\(error)). " + usage))]))
+        }
+        guard let json = try? JSON.parse(Array(buffer: body)), case .string(let path)? = json["path"], !path.isEmpty,
+              !path.contains("\u{0}") else {
+            return Self.reply(400, .object([("message", .string(usage))]))
         }
         do {
             let lines = try await export(URL(fileURLWithPath: path))
             return Self.reply(200, .object([("message", .string("OK")), ("exported", .array(lines.map(JSON.string)))]))
         } catch {
-            return Self.reply(500, .object([("message", .string("Export to \(path) failed: \(error). The previous export there is unchanged."))]))
+            // A directory that cannot be made or written is the caller's to fix (400); anything
+            // else (a full disk, a failing read of Hearth's own data) is Hearth's (500).
+            let message = "Export to \(path) failed: \(error). The previous export there is unchanged."
+            return Self.reply(Self.isPathProblem(error) ? 400 : 500, .object([("message", .string(message))]))
         }
+    }
+
+    /// Whether an export failed because of the directory it was asked to write (missing parent,
+    /// no permission, a file in the way, a name too long, a read-only file system).
+    static func isPathProblem(_ error: any Error) -> Bool {
+        let ns = error as NSError
+        let posix: Int32?
+        if ns.domain == NSPOSIXErrorDomain {
+            posix = Int32(ns.code)
+        } else if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            posix = Int32(underlying.code)
+        } else if ns.domain == NSCocoaErrorDomain {
+            return [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileWriteNoPermission.rawValue, CocoaError.fileWriteInvalidFileName.rawValue,
+                    CocoaError.fileWriteFileExists.rawValue, CocoaError.fileWriteVolumeReadOnly.rawValue, CocoaError.fileReadNoSuchFile.rawValue,
+                    CocoaError.fileWriteUnknown.rawValue].contains(ns.code)
+        } else {
+            posix = nil
+        }
+        guard let posix else { return false }
+        return [ENOENT, EACCES, EPERM, ENOTDIR, EISDIR, EEXIST, ENOTEMPTY, ENAMETOOLONG, EROFS, EINVAL, ELOOP, EXDEV].contains(posix)
     }
 
     /// The locator and, for callers of old CLIs, the hub's own host and port.
