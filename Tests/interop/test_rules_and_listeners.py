@@ -6,9 +6,10 @@ import urllib.request
 
 import pytest
 from google.api_core import exceptions
-from google.auth.credentials import Credentials
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
+
+from authclient import TokenCredentials
 
 RULES = """rules_version = '2';
 service cloud.firestore {
@@ -26,25 +27,6 @@ def put_rules(base, project):
     req = urllib.request.Request(f"{base}/emulator/v1/projects/{project}:securityRules", data=body, method="PUT",
                                  headers={"Content-Type": "application/json"})
     urllib.request.urlopen(req)
-
-
-class TokenCredentials(Credentials):
-    """Sends a fixed bearer token: an unsigned ID token, as emulator tests do."""
-
-    def __init__(self, token):
-        super().__init__()
-        self.token = token
-
-    def refresh(self, request):
-        pass
-
-    @property
-    def expired(self):
-        return False
-
-    @property
-    def valid(self):
-        return True
 
 
 def id_token(uid):
