@@ -225,7 +225,8 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: ["HearthServer", "HearthRulesTest", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HearthJSON
 
 /// `hearth export DIR`: asks a running Hearth, through its hub, to export every service's data
@@ -22,21 +19,18 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let hub = hub ?? ProcessInfo.processInfo.environment["FIREBASE_EMULATOR_HUB"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:4400"
-        guard let url = URL(string: "http://\(hub)/_admin/export") else { throw ValidationError("Bad hub address \(hub); give host:port.") }
+        guard let (host, port) = Self.hostAndPort(hub) else { throw ValidationError("Bad hub address \(hub); give host:port.") }
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(JSON.object([("path", .string(path)), ("initiatedBy", .string("hearth export"))]).serialized.utf8)
-        request.timeoutInterval = 3600
-        let data: Data, response: URLResponse
+        let body = Array(JSON.object([("path", .string(path)), ("initiatedBy", .string("hearth export"))]).serialized.utf8)
+        let answer: LocalHTTP.Reply
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            answer = try await LocalHTTP.post(host: host, port: port, path: "/_admin/export", body: body, contentType: "application/json")
         } catch {
-            throw ValidationError("Cannot reach the hub at \(hub) (\(error.localizedDescription)): is Hearth running? Name its hub with --hub HOST:PORT.")
+            throw ValidationError("Cannot reach the hub at \(hub) (\(error)): is Hearth running? Name its hub with --hub HOST:PORT.")
         }
-        let reply = try? JSON.parse(Array(data))
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let data = answer.body
+        let reply = try? JSON.parse(data)
+        let status = answer.status
         guard status == 200 else {
             var message = String(decoding: data, as: UTF8.self)
             if case .string(let text)? = reply?["message"] { message = text }
@@ -47,5 +41,13 @@ struct Export: AsyncParsableCommand {
         if case .array(let lines)? = reply?["exported"] {
             for case .string(let line) in lines { print("  \(line)") }
         }
+    }
+
+    /// `host:port`, `[v6]:port` → host and port; nil when either is missing or the port is not one.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
     }
 }

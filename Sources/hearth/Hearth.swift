@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import FirestoreEngine
 import FirestoreIndexes
 import HearthRulesTest
@@ -164,14 +161,19 @@ struct Indexes: AsyncParsableCommand {
         var write: String?
 
         func run() async throws {
-            var url = "http://\(host):\(port)/emulator/v1/indexSuggestions"
-            if let project { url += "?project=" + (project.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? project) }
-            guard let endpoint = URL(string: url) else { throw ValidationError("Bad address \(url).") }
-            let (data, response) = try await URLSession.shared.data(from: endpoint)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-                throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0): is Hearth running there?")
+            var path = "/emulator/v1/indexSuggestions"
+            if let project { path += "?project=" + (project.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? project) }
+            let url = "http://\(host):\(port)\(path)"
+            let answer: LocalHTTP.Reply
+            do {
+                answer = try await LocalHTTP.get(host: host, port: port, path: path)
+            } catch {
+                throw ValidationError("Cannot reach \(url) (\(error)): is Hearth running there?")
             }
-            let needed = String(decoding: data, as: UTF8.self)
+            guard answer.status == 200 else {
+                throw ValidationError("\(url) answered \(answer.status): is Hearth running there?")
+            }
+            let needed = String(decoding: answer.body, as: UTF8.self)
             guard let write else {
                 print(needed, terminator: "")
                 return
