@@ -15,9 +15,17 @@ let settings: [SwiftSetting] = [
 /// to the dynamic symbol table (nothing looks them up), and, where the C library can read them
 /// (glibc 2.36 and later), with packed relative relocations. Together they keep the pages the
 /// loader touches at start-up, and so idle memory, small (docs/decisions/0004-linking.md).
+/// Release builds also place the functions that start-up runs side by side
+/// (`Sources/hearth/startup-order.txt`, written by `scripts/startup-order`), so that the few
+/// megabytes of code start-up needs are not spread over the whole text segment (decision 0010).
 let hearthLinkerSettings: [LinkerSetting] = {
     #if os(Linux)
     var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+    var release: [String] = []
+    let order = String(#filePath.dropLast("Package.swift".count)) + "Sources/hearth/startup-order.txt"
+    if access(order, R_OK) == 0 {
+        release = ["-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering"]
+    }
     var buffer = [CChar](repeating: 0, count: 64) // "glibc 2.36"
     _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count)
     let version = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -25,7 +33,7 @@ let hearthLinkerSettings: [LinkerSetting] = {
     if version.count >= 2, (version[0], version[1]) >= (2, 36) {
         flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
     }
-    return [.unsafeFlags(flags)]
+    return [.unsafeFlags(flags), .unsafeFlags(release, .when(configuration: .release))]
     #else
     return []
     #endif
@@ -227,6 +235,7 @@ let package = Package(
             dependencies: ["HearthServer", "HearthRulesTest", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],
+            exclude: ["startup-order.txt"],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),
