@@ -51,6 +51,17 @@ def group_cpu(pgid):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def prepare_batches(db, batches, collection):
+    """`batches` write batches of 500 new documents of `collection`, built and not committed."""
+    prepared = []
+    for b in range(batches):
+        batch = db.batch()
+        for i in range(500):
+            batch.set(db.document(f"{collection}/d{b}-{i}"), {"i": i, "text": "x" * 100})
+        prepared.append(batch)
+    return prepared
+
+
 def measure(port, project, rounds, batches, warm_batches, pgid=None):
     os.environ["FIRESTORE_EMULATOR_HOST"] = f"127.0.0.1:{port}"
     from google.cloud import firestore
@@ -85,12 +96,7 @@ def measure(port, project, rounds, batches, warm_batches, pgid=None):
     builds.clear(), calls.clear(), call_cpu.clear()
     # The emulator's throughput: batches built beforehand (the client turns each set() into
     # protobuf at once, untimed), then committed one after another.
-    prepared = []
-    for b in range(batches):
-        batch = db.batch()
-        for i in range(500):
-            batch.set(db.document(f"bulk-ready/d{b}-{i}"), {"i": i, "text": "x" * 100})
-        prepared.append(batch)
+    prepared = prepare_batches(db, batches, "bulk-ready")
     cpu2 = group_cpu(pgid)
     start = time.perf_counter()
     for batch in prepared:
