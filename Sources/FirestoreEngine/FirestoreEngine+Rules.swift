@@ -27,7 +27,7 @@ extension FirestoreEngine {
     }
 
     /// Decides one request; throws PERMISSION_DENIED with the rules' explanation when denied.
-    func enforce(_ ruleset: Ruleset, _ request: RulesRequest, db: DatabaseID, source: StoreRulesDataSource,
+    func enforce(_ ruleset: Ruleset, _ request: RulesRequest, db: DatabaseID, source: some RulesDataSource,
                  ledger: inout RulesLookupLedger) throws(FirestoreError) {
         let decision = ruleset.decision(for: request, dataSource: source, ledger: &ledger)
         rules.record(decision, for: request, project: db.project)
@@ -48,7 +48,7 @@ extension FirestoreEngine {
 
     /// Checks a single-document read (`get`).
     func authorizeGet(_ ruleset: Ruleset, key: ResourcePath, document: Document?, db: DatabaseID, identity: Identity,
-                      source: StoreRulesDataSource, ledger: inout RulesLookupLedger, inTransaction: Bool = false) throws(FirestoreError) {
+                      source: some RulesDataSource, ledger: inout RulesLookupLedger, inTransaction: Bool = false) throws(FirestoreError) {
         let path = RuleValues.path(of: key, in: db)
         let request = RulesRequest(method: .get, path: path.segments, variables: [
             "request": Self.requestValue(identity, method: .get, path: path, time: now, inTransaction: inTransaction),

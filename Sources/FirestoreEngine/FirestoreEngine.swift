@@ -140,6 +140,16 @@ package final class FirestoreEngine: Sendable {
         let (readTime, txn) = try readTime(for: consistency, in: db)
         if let txn { await registry(db).shareDocument(key, for: txn, clock: clock) }
         let ruleset = gate(identity, db)
+        if let ruleset, !ruleset.readsDocuments {
+            // Rules that look no document up are decided after the read, outside it: the read
+            // ends sooner (in memory, one connection serves every read in turn).
+            let doc = try await run(db) { s in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
+            var ledger = RulesLookupLedger.singleDocument
+            try authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: EmptyRulesDataSource(),
+                             ledger: &ledger, inTransaction: txn != nil)
+            if let txn { registry(db).recordRead(txn, key: key, updateTime: doc?.updateTime) }
+            return doc
+        }
         let doc = try await run(db) { s in
             let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
             if let ruleset {
@@ -161,6 +171,21 @@ package final class FirestoreEngine: Sendable {
         if let txn { for key in keys { await registry(db).shareDocument(key, for: txn, clock: clock) } }
         let at = readTime ?? now
         let ruleset = gate(identity, db)
+        if let ruleset, !ruleset.readsDocuments {
+            // As in getDocument: rules that look no document up are decided after the read.
+            let docs = try await run(db) { s in
+                try keys.map { key in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
+            }
+            var ledger = keys.count > 1 ? RulesLookupLedger.batch : .singleDocument
+            for (key, doc) in zip(keys, docs) {
+                try authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: EmptyRulesDataSource(),
+                                 ledger: &ledger, inTransaction: txn != nil)
+            }
+            if let txn {
+                for (k, d) in zip(keys, docs) { registry(db).recordRead(txn, key: k, updateTime: d?.updateTime) }
+            }
+            return (docs, at)
+        }
         let docs = try await run(db) { s in
             var source = StoreRulesDataSource(session: s, database: db)
             source.readTime = readTime?.microseconds

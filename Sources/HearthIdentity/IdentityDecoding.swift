@@ -1,4 +1,5 @@
 package import HearthJSON
+import Synchronization
 
 /// A credential that is neither the admin credential nor a decodable JWT.
 package struct MalformedCredential: Error, Sendable, Equatable, CustomStringConvertible {
@@ -32,12 +33,37 @@ extension Identity {
     /// `access_token=`) and WebSocket handshakes carry them.
     package static func decode(token: some StringProtocol) throws(MalformedCredential) -> Identity {
         if token == "owner" { return .admin }
+        let text = String(token)
+        if let known = DecodedTokens.shared.identity(for: text) { return known }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, let payload = Base64.decode(segments[1]),
               let json = try? JSON.parse(payload), case .object(let claims) = json
         else {
             throw MalformedCredential(reason: "invalid jwt: a bearer token must be 'owner' or a JWT of three base64url parts with a JSON payload.")
         }
-        return .user(IDToken(claims: claims))
+        let identity = Identity.user(IDToken(claims: claims))
+        DecodedTokens.shared.remember(identity, for: text)
+        return identity
+    }
+}
+
+/// The identities of recently decoded tokens. Decoding depends on the token alone (no clock,
+/// no signature check), and a client sends the same token with every request until it
+/// refreshes it, so each is decoded once. At most `capacity` are kept: past it, all are
+/// forgotten and decoding starts over.
+final class DecodedTokens: Sendable {
+    static let shared = DecodedTokens()
+    static let capacity = 512
+    private let tokens = Mutex<[String: Identity]>([:])
+
+    func identity(for token: String) -> Identity? {
+        tokens.withLock { $0[token] }
+    }
+
+    func remember(_ identity: Identity, for token: String) {
+        tokens.withLock { known in
+            if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
+            known[token] = identity
+        }
     }
 }

@@ -51,4 +51,18 @@ struct IdentityDecodingTests {
         let a = try Identity.decode(authorization: "Bearer \(Self.aliceToken)"), b = try Identity.decode(token: Self.aliceToken)
         #expect(Set([a, b, .admin, .unauthenticated]).count == 3)
     }
+
+    @Test("a token decoded again (from the cache, or after it was emptied) gives the same identity")
+    func decodedAgain() throws {
+        func token(_ n: Int) -> String {
+            let payload = JSON.object([("sub", .string("u\(n)"))]).serialized
+            return "eyJhbGciOiJub25lIn0." + Base64.encodeURLSafe(Array(payload.utf8)) + "."
+        }
+        let first = try Identity.decode(token: token(0))
+        #expect(try Identity.decode(token: token(0)) == first)
+        #expect(first.token?.uid == "u0")
+        // More distinct tokens than are kept: every one still decodes to its own claims.
+        for n in 1...600 { #expect(try Identity.decode(token: token(n)).token?.uid == "u\(n)") }
+        #expect(try Identity.decode(token: token(0)) == first)
+    }
 }

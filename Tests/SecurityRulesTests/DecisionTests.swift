@@ -152,4 +152,34 @@ struct DecisionTests {
         }
         #expect(decisions.map(\.isAllowed) == allowed)
     }
+
+    /// Whether a ruleset can look documents up, which lets the engine decide reads outside
+    /// the store's read when it cannot.
+    @Test("readsDocuments is true exactly when an expression may look a document up", arguments: [
+        ("allow read: if request.auth != null;", false),
+        ("allow read: if resource.data.get('owner', null) == request.auth.uid;", false),
+        ("allow read: if request.resource.data.keys().hasAll(['a']);", false),
+        ("allow read: if exists(/databases/$(database)/documents/a/b);", true),
+        ("allow read: if get(/databases/$(database)/documents/a/b).data.x == 1;", true),
+        ("allow write: if getAfter(/databases/$(database)/documents/a/b) != null;", true),
+        ("allow write: if existsAfter(/databases/$(database)/documents/a/b);", true),
+        ("function f() { return exists(/databases/$(database)/documents/a/b); }\n allow read: if true;", true),
+        ("function f() { let x = get(/databases/$(database)/documents/a/b); return x != null; }\n allow read: if f();", true),
+    ])
+    func readsDocuments(statement: String, expected: Bool) throws {
+        let text = "rules_version = '2';\nservice cloud.firestore {\n match /databases/{database}/documents {\n  match /c/{d} {\n  \(statement)\n  }\n }\n}\n"
+        let ruleset = try #require(Ruleset.compile(files: [RulesSource(name: "firestore.rules", text: text)]).ruleset)
+        #expect(ruleset.readsDocuments == expected)
+    }
+
+    @Test("Storage rules read documents only through firestore.get and firestore.exists")
+    func storageLookups() throws {
+        func ruleset(_ condition: String) throws -> Ruleset {
+            let text = "rules_version = '2';\nservice firebase.storage {\n match /b/{bucket}/o {\n  match /{path=**} {\n   allow read: if \(condition);\n  }\n }\n}\n"
+            return try #require(Ruleset.compile(files: [RulesSource(name: "storage.rules", text: text)]).ruleset)
+        }
+        #expect(try ruleset("firestore.exists(/databases/(default)/documents/a/b)").readsDocuments)
+        #expect(try ruleset("firestore.get(/databases/(default)/documents/a/b).data.x == 1").readsDocuments)
+        #expect(try !ruleset("request.resource.metadata.get('k', '') == ''").readsDocuments)
+    }
 }

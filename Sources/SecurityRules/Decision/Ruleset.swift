@@ -29,6 +29,10 @@ package struct Ruleset: Sendable {
     /// Each allow statement's file, location, methods, condition text and full match path,
     /// computed once for decisions.
     var statementInfos: [NodeID: AllowStatementInfo] = [:]
+    /// Whether any expression looks a document up (`get`, `exists`, `getAfter`, `existsAfter`,
+    /// or `firestore.get`/`firestore.exists` in storage rules). When not, a decision never
+    /// calls its data source, and a caller may decide outside the read it takes the resource from.
+    package private(set) var readsDocuments = true
 
     /// Compiles rules files together: lexing, parsing and checking, collecting every
     /// diagnostic. Returns a ruleset only when there are no errors.
@@ -67,6 +71,7 @@ package struct Ruleset: Sendable {
             matches: matches, functions: checker.functions, callTargets: checker.callTargets,
             nodes: index.nodes, enclosingFunctions: index.functions
         )
+        ruleset.readsDocuments = index.nodes.values.contains(where: \.isDocumentLookup)
         ruleset.callTable = Array(repeating: nil, count: (checker.callTargets.keys.map(\.rawValue).max() ?? -1) + 1)
         for (call, target) in checker.callTargets { ruleset.callTable[call.rawValue] = checker.functions[target] }
         var pending = matches.map { ($0, "") }
@@ -110,6 +115,24 @@ package struct Ruleset: Sendable {
 }
 
 /// Collects every expression node of a ruleset by ID.
+extension Expr {
+    /// A call that may look a document up: a global `get`, `exists`, `getAfter` or
+    /// `existsAfter` (unless a user function of that name, which may itself look up, is meant:
+    /// counted too), or one of those on the `firestore` namespace.
+    var isDocumentLookup: Bool {
+        let names: Set<String> = ["get", "exists", "getAfter", "existsAfter"]
+        switch kind {
+        case .call(let name, _, _):
+            return names.contains(name)
+        case .methodCall(let receiver, let name, _, _):
+            if case .identifier("firestore") = receiver.kind { return names.contains(name) }
+            return false
+        default:
+            return false
+        }
+    }
+}
+
 struct NodeIndex {
     var nodes: [NodeID: Expr] = [:]
     var functions: [NodeID: String] = [:]
