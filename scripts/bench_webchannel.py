@@ -183,7 +183,7 @@ def main():
     ap.add_argument("--hearth", default=os.path.join(ROOT, ".build", "release", "hearth"))
     ap.add_argument("--rounds", type=int, default=50)
     ap.add_argument("--warm-seconds", type=float, default=40)
-    ap.add_argument("--sessions", type=int, default=10_000)
+    ap.add_argument("--sessions", type=int, default=10_000, help="abandoned sessions to open (0: skip that part)")
     ap.add_argument("--no-official", action="store_true")
     args = ap.parse_args()
     missing = jsharness.missing_browser_parts(need_sdk=True)
@@ -216,8 +216,9 @@ def main():
             print(f"1,000 browser writes: Hearth {h / 1000:.2f} s, official {o / 1000:.2f} s ({h / o:.2f}x)")
         else:
             print("(official emulator skipped: gcloud not found or --no-official)")
-        print("Hearth, abandoned sessions:")
-        abandoned_sessions(base, hearth.pid, args.sessions)
+        if args.sessions > 0:
+            print("Hearth, abandoned sessions:")
+            abandoned_sessions(base, hearth.pid, args.sessions)
     finally:
         browser.quit()
         server.close()
