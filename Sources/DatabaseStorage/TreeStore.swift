@@ -1,6 +1,6 @@
 package import DatabaseModel
 import Foundation
-package import GRDB
+import GRDB
 
 /// The SQLite file of one namespace: its tree as one row per leaf (and one per inner node that
 /// has a priority), keyed by path so that a subtree is one index range (``TreePath``), and its

@@ -1,5 +1,5 @@
-package import FirestoreModel
-package import FirestoreQuery
+import FirestoreModel
+import FirestoreQuery
 import Synchronization
 
 /// Open transactions of one database, their read sets, and the locks their reads hold.

@@ -2,7 +2,7 @@ import FirestoreEngine
 package import FirestoreWire
 package import GRPCCore
 package import SwiftProtobuf
-package import HearthIdentity
+import HearthIdentity
 
 /// The generated service protocol: each method reads the identity from the request metadata and
 /// hands the message to the implementation, with errors mapped to gRPC statuses.

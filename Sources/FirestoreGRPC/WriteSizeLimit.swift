@@ -1,4 +1,4 @@
-package import FirestoreWire
+import FirestoreWire
 package import GRPCCore
 import GRPCProtobuf
 import SwiftProtobuf

@@ -1,10 +1,10 @@
 import Foundation
 package import FirestoreEngine
-package import FirestoreJSON
-package import FirestoreModel
+import FirestoreJSON
+import FirestoreModel
 import FirestoreQuery
-package import HearthJSON
-package import HearthIdentity
+import HearthJSON
+import HearthIdentity
 
 /// The Firestore v1 REST API over the engine, independent of the HTTP server: it takes a
 /// decoded request and answers a status and body.

@@ -1,4 +1,4 @@
-package import FirestoreJSON
+import FirestoreJSON
 package import FirestoreModel
 package import HearthJSON
 

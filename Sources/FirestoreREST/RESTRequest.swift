@@ -1,5 +1,5 @@
 import Foundation
-package import FirestoreJSON
+import FirestoreJSON
 package import FirestoreModel
 package import HearthJSON
 

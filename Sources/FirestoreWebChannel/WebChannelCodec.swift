@@ -1,6 +1,6 @@
 import Foundation
 package import FirestoreEngine
-package import FirestoreJSON
+import FirestoreJSON
 package import FirestoreListen
 package import FirestoreModel
 import FirestoreQuery

@@ -1,6 +1,6 @@
 import FirestoreEngine
-package import FirestoreModel
-package import HearthIdentity
+import FirestoreModel
+import HearthIdentity
 package import Hummingbird
 import HearthJSON
 

@@ -4,7 +4,7 @@ import FirestoreJSON
 import FirestoreListen
 import FirestoreModel
 import Synchronization
-package import HearthIdentity
+import HearthIdentity
 
 /// Serves one WebSocket connection: decodes listen messages, runs one listen session per
 /// identity the client uses, and writes snapshots, errors and heartbeats back.

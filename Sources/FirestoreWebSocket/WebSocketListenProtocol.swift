@@ -4,7 +4,7 @@ import FirestoreJSON
 package import FirestoreListen
 package import FirestoreModel
 import FirestoreQuery
-package import HearthJSON
+import HearthJSON
 
 /// Hearth's JSON listen protocol over WebSocket (see docs/websocket-protocol.md).
 package enum WebSocketListenProtocol {

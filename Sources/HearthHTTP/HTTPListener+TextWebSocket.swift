@@ -1,4 +1,4 @@
-package import HummingbirdCore
+import HummingbirdCore
 package import HummingbirdWebSocket
 
 extension HTTPListener {

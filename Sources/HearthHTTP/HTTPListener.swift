@@ -1,8 +1,8 @@
 package import Hummingbird
-package import HummingbirdCore
+import HummingbirdCore
 package import HummingbirdWebSocket
 import Logging
-package import NIOCore
+import NIOCore
 import NIOPosix
 import Synchronization
 

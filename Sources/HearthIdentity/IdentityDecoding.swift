@@ -1,4 +1,4 @@
-package import HearthJSON
+import HearthJSON
 import Synchronization
 
 /// A credential that is neither the admin credential nor a decodable JWT.

@@ -1,7 +1,7 @@
 package import NIOCore
 import NIOPosix
 package import StorageModel
-package import StorageStore
+import StorageStore
 
 /// An upload's bytes on their way to disk: received buffers are gathered up to a megabyte and
 /// then hashed and appended to the upload's file on NIO's blocking-I/O thread pool, so an

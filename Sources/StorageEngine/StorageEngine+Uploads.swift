@@ -3,7 +3,7 @@ package import NIOCore
 import NIOPosix
 import SecurityRules
 package import StorageModel
-package import StorageStore
+import StorageStore
 
 /// One-shot uploads (media and multipart) and the commit every upload ends with.
 extension StorageEngine {

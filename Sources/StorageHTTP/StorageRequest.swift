@@ -1,5 +1,5 @@
 import HTTPTypes
-package import Hummingbird
+import Hummingbird
 import StorageModel
 
 /// A request to the Storage port, taken apart once: path segments (each percent-decoded, so an

@@ -1,4 +1,4 @@
-package import HearthHashing
+import HearthHashing
 import HearthJSON
 
 /// The size, MD5 and CRC-32C of an object's bytes, accumulated as they stream past.

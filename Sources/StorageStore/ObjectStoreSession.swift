@@ -1,5 +1,5 @@
 import Foundation
-package import GRDB
+import GRDB
 package import StorageModel
 
 /// Reads and writes inside one ``ObjectStore`` transaction.
