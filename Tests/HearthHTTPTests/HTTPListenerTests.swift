@@ -194,7 +194,11 @@ struct HTTPListenerTests {
 
     @Test("a body that stops arriving closes its connection, on the first request and on later ones; a long poll is not cut")
     func slowBody() async throws {
-        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: SlowEcho(), limits: Self.shortLimits)) { port in
+        // Wider than shortLimits, so that a test task a loaded machine delays between two requests
+        // does not meet the idle timeout instead; still shorter than the 1 s long poll.
+        let limits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .seconds(5), idleTimeout: .milliseconds(800),
+                                      bodyTimeout: .milliseconds(500))
+        try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: SlowEcho(), limits: limits)) { port in
             let first = try RawConnection(port: port)
             try await first.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
             #expect(await first.isClosedByPeer())
@@ -212,7 +216,7 @@ struct HTTPListenerTests {
             let steady = try RawConnection(port: port)
             try await steady.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n")
             for byte in "abcd" {
-                try await Task.sleep(for: .milliseconds(150))
+                try await Task.sleep(for: .milliseconds(100))
                 try await steady.write(String(byte))
             }
             #expect(try await steady.readResponse().body == "abcd")
