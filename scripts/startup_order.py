@@ -18,33 +18,21 @@ memory, never correctness.
 Needs valgrind (apt-get install valgrind).
 """
 import argparse
-import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import free_port, http, wait_for_server  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "Sources", "hearth", "startup-order.txt")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def request(url, method="GET", body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"Authorization": "Bearer owner"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return r.status
+ADMIN = {"Authorization": "Bearer owner"}
 
 
 def main():
@@ -67,19 +55,13 @@ def main():
                              "--hub-port", str(ports["hub"])],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=work)
     try:
-        deadline = time.time() + 120
         for port in ports.values():
-            while True:
-                try:
-                    if request(f"http://127.0.0.1:{port}/") == 200:
-                        break
-                except OSError:
-                    if time.time() > deadline:
-                        raise SystemExit(f"hearth under valgrind did not answer on {port}")
-                    time.sleep(0.2)
-        docs = f"http://127.0.0.1:{ports['firestore']}/v1/projects/order/databases/(default)/documents"
-        request(f"{docs}/c/d", "PATCH", {"fields": {"n": {"integerValue": "1"}}})
-        request(f"{docs}/c/d")
+            if not wait_for_server(f"http://127.0.0.1:{port}", timeout=120, proc=proc):
+                raise SystemExit(f"hearth under valgrind did not answer on {port}")
+        base = f"http://127.0.0.1:{ports['firestore']}"
+        docs = "/v1/projects/order/databases/(default)/documents"
+        http(base, "PATCH", f"{docs}/c/d", {"fields": {"n": {"integerValue": "1"}}}, headers=ADMIN)
+        http(base, "GET", f"{docs}/c/d", headers=ADMIN)
         time.sleep(1)
     finally:
         proc.send_signal(signal.SIGINT)

@@ -134,34 +134,11 @@ package final class FirestoreEngine: Sendable {
         }
     }
 
-    /// The document at `key`, or nil when missing.
+    /// The document at `key`, or nil when missing: a ``batchGet(_:keys:consistency:identity:)``
+    /// of one key (its rules have a single document's lookup limit).
     package func getDocument(_ db: DatabaseID, key: ResourcePath, consistency: ReadConsistency = .current,
                              identity: Identity = .admin) async throws(FirestoreError) -> Document? {
-        let (readTime, txn) = try readTime(for: consistency, in: db)
-        if let txn { await registry(db).shareDocument(key, for: txn, clock: clock) }
-        let ruleset = gate(identity, db)
-        if let ruleset, !ruleset.readsDocuments {
-            // Rules that look no document up are decided after the read, outside it: the read
-            // ends sooner (in memory, one connection serves every read in turn).
-            let doc = try await run(db) { s in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
-            var ledger = RulesLookupLedger.singleDocument
-            try authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: EmptyRulesDataSource(),
-                             ledger: &ledger, inTransaction: txn != nil)
-            if let txn { registry(db).recordRead(txn, key: key, updateTime: doc?.updateTime) }
-            return doc
-        }
-        let doc = try await run(db) { s in
-            let doc = try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key)
-            if let ruleset {
-                var source = StoreRulesDataSource(session: s, database: db)
-                source.readTime = readTime?.microseconds
-                var ledger = RulesLookupLedger.singleDocument
-                try self.authorizeGet(ruleset, key: key, document: doc, db: db, identity: identity, source: source, ledger: &ledger, inTransaction: txn != nil)
-            }
-            return doc
-        }
-        if let txn { registry(db).recordRead(txn, key: key, updateTime: doc?.updateTime) }
-        return doc
+        try await batchGet(db, keys: [key], consistency: consistency, identity: identity).documents[0]
     }
 
     /// Several documents in one consistent snapshot, in the order asked; nil where missing.
@@ -172,7 +149,8 @@ package final class FirestoreEngine: Sendable {
         let at = readTime ?? now
         let ruleset = gate(identity, db)
         if let ruleset, !ruleset.readsDocuments {
-            // As in getDocument: rules that look no document up are decided after the read.
+            // Rules that look no document up are decided after the read, outside it: the read
+            // ends sooner (in memory, one connection serves every read in turn).
             let docs = try await run(db) { s in
                 try keys.map { key in try readTime.map { try s.document(key, at: $0.microseconds) } ?? s.document(key) }
             }

@@ -24,7 +24,7 @@ enum LocalHTTP {
         try await request(.POST, host: host, port: port, path: path, body: body, contentType: contentType)
     }
 
-    static func request(_ method: HTTPMethod, host: String, port: Int, path: String,
+    private static func request(_ method: HTTPMethod, host: String, port: Int, path: String,
                         body: [UInt8] = [], contentType: String? = nil) async throws -> Reply {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))

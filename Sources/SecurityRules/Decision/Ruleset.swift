@@ -116,16 +116,17 @@ package struct Ruleset: Sendable {
 
 /// Collects every expression node of a ruleset by ID.
 extension Expr {
+    static let lookupNames: Set<String> = ["get", "exists", "getAfter", "existsAfter"]
+
     /// A call that may look a document up: a global `get`, `exists`, `getAfter` or
     /// `existsAfter` (unless a user function of that name, which may itself look up, is meant:
     /// counted too), or one of those on the `firestore` namespace.
     var isDocumentLookup: Bool {
-        let names: Set<String> = ["get", "exists", "getAfter", "existsAfter"]
         switch kind {
         case .call(let name, _, _):
-            return names.contains(name)
+            return Self.lookupNames.contains(name)
         case .methodCall(let receiver, let name, _, _):
-            if case .identifier("firestore") = receiver.kind { return names.contains(name) }
+            if case .identifier("firestore") = receiver.kind { return Self.lookupNames.contains(name) }
             return false
         default:
             return false

@@ -79,7 +79,7 @@ extension Evaluator {
         guard case .path(let path) = values[0] else {
             return .failure(.invalidArgument("\(name)() requires a path such as /databases/$(database)/documents/users/$(uid); got \(values[0].typeName)."))
         }
-        guard ["get", "exists", "getAfter", "existsAfter"].contains(name) else {
+        guard Expr.lookupNames.contains(name) else {
             return .failure(.functionNotFound("firestore.\(name)"))
         }
         if let problem = Self.documentPathProblem(path) {
