@@ -20,12 +20,20 @@ package final class WebChannelSessions: Sendable {
 
     let engine: FirestoreEngine
     let now: @Sendable () -> Int64
+    /// Returns free heap memory to the system (``FreeMemory/returnToSystem()``).
+    let releaseMemory: @Sendable () -> Void
     private let sessions = Mutex<[String: WebChannelSession]>([:])
     private let upkeep = Mutex<Task<Void, Never>?>(nil)
+    /// Sessions the previous upkeep pass ended; past ``trimAfterEnding``, this pass hands the
+    /// heap memory they held back to the system (their tasks have finished by then).
+    private let endedLastPass = Mutex(0)
+    package static let trimAfterEnding = 100
 
-    package init(engine: FirestoreEngine, now: @escaping @Sendable () -> Int64 = WebChannelSessions.monotonicMicros) {
+    package init(engine: FirestoreEngine, now: @escaping @Sendable () -> Int64 = WebChannelSessions.monotonicMicros,
+                 releaseMemory: @escaping @Sendable () -> Void = FreeMemory.returnToSystem) {
         self.engine = engine
         self.now = now
+        self.releaseMemory = releaseMemory
     }
 
     package static func monotonicMicros() -> Int64 {
@@ -80,6 +88,9 @@ package final class WebChannelSessions: Sendable {
 
     /// One pass of upkeep at `time`: keep-alives, and the end of abandoned or closed sessions.
     package func tidy(at time: Int64) {
+        if endedLastPass.withLock({ count in defer { count = 0 }; return count }) >= Self.trimAfterEnding {
+            releaseMemory()
+        }
         let all = sessions.withLock { Array($0.values) }
         var ended: [WebChannelSession] = []
         for session in all {
@@ -91,6 +102,7 @@ package final class WebChannelSessions: Sendable {
             }
         }
         guard !ended.isEmpty else { return }
+        endedLastPass.withLock { $0 = ended.count }
         sessions.withLock { s in for e in ended { s[e.id] = nil } }
         for e in ended { e.close() }
     }

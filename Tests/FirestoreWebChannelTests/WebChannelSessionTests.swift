@@ -15,12 +15,18 @@ struct WebChannelSessionTests {
         final class Clock: Sendable {
             let micros = Mutex<Int64>(1_000_000)
         }
+        final class Counter: Sendable {
+            let value = Mutex(0)
+        }
         let clock = Clock()
+        /// How often the registry has handed free memory back to the system.
+        let releases = Counter()
         let sessions: WebChannelSessions
         init() throws {
-            let clock = self.clock
+            let clock = self.clock, releases = self.releases
             sessions = WebChannelSessions(engine: FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil)),
-                                          now: { clock.micros.withLock { $0 } })
+                                          now: { clock.micros.withLock { $0 } },
+                                          releaseMemory: { releases.value.withLock { $0 += 1 } })
         }
         func advance(seconds: Int64) -> Int64 { clock.micros.withLock { $0 += seconds * 1_000_000; return $0 } }
     }
@@ -134,5 +140,21 @@ struct WebChannelSessionTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(sample.filter { $0.session != nil }.count == 0)
+        // The pass after the one that ended them hands the heap they used back to the system,
+        // once (the registry's own five-second upkeep may be that pass).
+        f.sessions.tidy(at: f.advance(seconds: 5))
+        #expect(f.releases.value.withLock { $0 } == 1)
+        f.sessions.tidy(at: f.advance(seconds: 5))
+        #expect(f.releases.value.withLock { $0 } == 1)
+    }
+
+    @Test("a pass that ends only a few sessions leaves the allocator alone")
+    func fewEndedNoRelease() async throws {
+        let f = try Fixture()
+        for _ in 0..<(WebChannelSessions.trimAfterEnding - 1) { _ = f.sessions.open(.write, database: Self.db, identity: .admin) }
+        f.sessions.tidy(at: f.advance(seconds: 61))
+        #expect(f.sessions.count == 0)
+        f.sessions.tidy(at: f.advance(seconds: 5))
+        #expect(f.releases.value.withLock { $0 } == 0)
     }
 }
