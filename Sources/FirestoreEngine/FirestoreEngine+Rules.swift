@@ -192,7 +192,7 @@ extension Dictionary where Key == String, Value == RuleValue {
             return
         }
         var child: [String: RuleValue] = [:]
-        if case .map(let m)? = self[first] { child = m }
+        if case .map(let m)? = self[first] { child = m.entries }
         child.setNested(value, at: path.dropFirst())
         self[first] = .map(child)
     }

@@ -155,7 +155,8 @@ final class Evaluator {
     }
 
     private func evaluateMap(_ entries: [MapEntry], _ env: Environment) -> RuleOutcome {
-        var map: [String: RuleValue] = [:]
+        var pairs: [(String, RuleValue)] = []
+        pairs.reserveCapacity(entries.count)
         for entry in entries {
             let key = evaluate(entry.key, env)
             guard case .success(let keyValue) = key else { return key }
@@ -164,8 +165,8 @@ final class Evaluator {
             }
             let value = evaluate(entry.value, env)
             guard case .success(let item) = value else { return value }
-            map[name] = item
+            pairs.append((name, item))
         }
-        return .success(.map(map))
+        return .success(.map(RuleMap(written: pairs)))
     }
 }

@@ -1,21 +1,22 @@
 /// Methods of maps (`diff`, `get`, `keys`, `size`, `values`) and of map diffs
 /// (`addedKeys`, `removedKeys`, `changedKeys`, `affectedKeys`, `unchangedKeys`).
-/// `keys()` and `values()` list entries in key order, so results are deterministic.
+/// `keys()` lists keys in sorted order; `values()` lists values in the order a map literal wrote
+/// them, else in key order (``RuleMap``), as the official emulator does.
 enum MapMethods {
-    static func call(_ name: String, _ map: [String: RuleValue], _ arguments: [RuleValue]) -> RuleOutcome {
+    static func call(_ name: String, _ map: RuleMap, _ arguments: [RuleValue]) -> RuleOutcome {
         switch name {
         case "keys", "values", "size":
             if let error = Library.arity(name, arguments, 0) { return .failure(error) }
             let keys = map.keys.sorted()
             switch name {
             case "keys": return .success(.list(keys.map(RuleValue.string)))
-            case "values": return .success(.list(keys.compactMap { map[$0] }))
+            case "values": return .success(.list(map.orderedValues))
             default: return .success(.int(Int64(map.count)))
             }
         case "diff":
             if let error = Library.arity(name, arguments, 1) { return .failure(error) }
             guard case .map(let other) = arguments[0] else { return Library.typeError(name, expected: "a map", got: arguments[0]) }
-            return .success(.mapDiff(RuleMapDiff(map, comparedTo: other)))
+            return .success(.mapDiff(RuleMapDiff(map.entries, comparedTo: other.entries)))
         case "get":
             if let error = Library.arity(name, arguments, 2) { return .failure(error) }
             return get(map, key: arguments[0], default: arguments[1])
@@ -26,7 +27,7 @@ enum MapMethods {
 
     /// `get(key, default)`; a list key walks nested maps, returning the default as soon as a
     /// step is missing or not a map.
-    private static func get(_ map: [String: RuleValue], key: RuleValue, default fallback: RuleValue) -> RuleOutcome {
+    private static func get(_ map: RuleMap, key: RuleValue, default fallback: RuleValue) -> RuleOutcome {
         switch key {
         case .string(let name):
             return .success(map[name] ?? fallback)

@@ -17,7 +17,7 @@ package enum RuleValue: Sendable {
     case bytes([UInt8])
     case list([RuleValue])
     /// A map with string keys.
-    case map([String: RuleValue])
+    case map(RuleMap)
     /// An unordered collection of unique values, made with `list.toSet()`.
     case set(RuleValueSet)
     case path(RulePath)
