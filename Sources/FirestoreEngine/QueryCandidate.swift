@@ -54,7 +54,7 @@ enum QueryCandidate {
                 switch op {
                 case .equal: pin(path, [v])
                 case .in:
-                    if case .array(let values) = value { pin(path, values.map(RuleValues.value)) }
+                    if case .array(let values) = value { pin(path, values.map(inMember)) }
                 case .greaterThan: constrain(path, "> \(v)") { $0.bound(below: v, inclusive: false) }
                 case .greaterThanOrEqual: constrain(path, ">= \(v)") { $0.bound(below: v, inclusive: true) }
                 case .lessThan: constrain(path, "< \(v)") { $0.bound(above: v, inclusive: false) }
@@ -97,7 +97,17 @@ enum QueryCandidate {
                 candidates = candidates.flatMap { c in
                     values.map { v in
                         var c = c
-                        let judged: RuleValue = if let bound, !bound.admits(v) { .constrained(bound) } else { v }
+                        let judged: RuleValue
+                        if case .constrained = v, var unknown = bound {
+                            // A null or NaN `in` member, under the field's other filters too.
+                            unknown.excluded.append(.null)
+                            unknown.summary += Self.someNonNull.summary
+                            judged = .constrained(unknown)
+                        } else if let bound, !bound.admits(v) {
+                            judged = .constrained(bound)
+                        } else {
+                            judged = v
+                        }
                         c.setNested(judged, at: path.segments[...])
                         return c
                     }
@@ -108,6 +118,26 @@ enum QueryCandidate {
         }
         return candidates.map { .constrained($0) }
     }
+
+    /// A member of an `in` filter as the rules judge it: itself, except that the emulator
+    /// judges a null or NaN member as some value it knows only not to be null: under
+    /// `where n in [null, 7]`, `resource.data.n != null` holds, while `n != 3`, `n == null`,
+    /// `n is int` and `n in [null, 7]` do not (fixtures/differential/sdk, `m8-lp-in-with-null`,
+    /// `m8-lp-in-null-members`, `m8-lp-in-null-with-bound`).
+    static func inMember(_ member: Value) -> RuleValue {
+        switch member {
+        case .null: return .constrained(someNonNull)
+        case .double(let d) where d.isNaN: return .constrained(someNonNull)
+        default: return RuleValues.value(member)
+        }
+    }
+
+    static let someNonNull: RuleConstraint = {
+        var c = RuleConstraint()
+        c.excluded = [.null]
+        c.summary = ["in a list holding null or NaN"]
+        return c
+    }()
 
     static func documentKey(_ name: String, database: DatabaseID) -> ResourcePath? {
         guard let (db, path) = try? DatabaseID.parse(resourceName: name), db == database, path.isDocument else { return nil }

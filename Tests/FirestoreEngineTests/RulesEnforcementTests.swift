@@ -139,6 +139,15 @@ struct RulesEnforcementTests {
         ("resource.data.members.hasAny(['alice', 'bob', 'carol'])", .field(FieldPath(["members"]), .arrayContainsAny, .array(["bob", "alice"])), true),
         ("resource.data.members.hasAny(['alice'])", .field(FieldPath(["members"]), .arrayContainsAny, .array(["alice", "bob"])), false),
         ("!resource.data.members.hasAny(['y'])", .field(FieldPath(["members"]), .arrayContains, "alice"), true),
+        // A null or NaN `in` member is some value known only not to be null (as the emulator).
+        ("resource.data.n != null", .field(FieldPath(["n"]), .in, .array([.null, .integer(7)])), true),
+        ("resource.data.n != null", .field(FieldPath(["n"]), .in, .array([.double(.nan), .integer(7)])), true),
+        ("resource.data.n != 3", .field(FieldPath(["n"]), .in, .array([.null, .integer(7)])), false),
+        ("resource.data.n != 3", .field(FieldPath(["n"]), .in, .array([.integer(1), .integer(7)])), true),
+        ("resource.data.n == null", .field(FieldPath(["n"]), .in, .array([.null])), false),
+        ("resource.data.n == null", .unary(FieldPath(["n"]), .isNull), true),
+        ("resource.data.n in [null, 7]", .field(FieldPath(["n"]), .in, .array([.null, .integer(7)])), false),
+        ("resource.data.n > 5", .composite(.and, [.field(FieldPath(["n"]), .in, .array([.null, .integer(7)])), .field(FieldPath(["n"]), .greaterThan, .integer(5))]), true),
         // A named key with no document leaves `resource` undefined.
         ("resource == null || resource.data.owner == request.auth.uid",
          .field(FieldPath(["__name__"]), .equal, .reference("projects/rules/databases/(default)/documents/posts/zz")), false),
