@@ -153,8 +153,10 @@ extension EventLoopFuture {
     /// The value of a future that completes at once on `loop` (a set-up made with
     /// `makeCompletedFuture`), read synchronously on that loop.
     func wait(onLoop loop: any EventLoop) throws -> Value {
+        loop.preconditionInEventLoop()
         var result: Result<Value, any Error>?
-        whenComplete { result = $0 }
+        // On its own loop the callback may capture local state: it runs before this returns.
+        assumeIsolated().whenComplete { result = $0 }
         guard let result else { throw ChannelError.inappropriateOperationForState }
         return try result.get()
     }
