@@ -125,11 +125,7 @@ enum QueryCandidate {
     /// `n is int` and `n in [null, 7]` do not (fixtures/differential/sdk, `m8-lp-in-with-null`,
     /// `m8-lp-in-null-members`, `m8-lp-in-null-with-bound`).
     static func inMember(_ member: Value) -> RuleValue {
-        switch member {
-        case .null: return .constrained(someNonNull)
-        case .double(let d) where d.isNaN: return .constrained(someNonNull)
-        default: return RuleValues.value(member)
-        }
+        member == .null || member.isNaN ? .constrained(someNonNull) : RuleValues.value(member)
     }
 
     static let someNonNull: RuleConstraint = {

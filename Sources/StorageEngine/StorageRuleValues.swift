@@ -37,9 +37,10 @@ package enum StorageRuleValues {
     /// official Storage emulator reads it, the uid is the `user_id` claim (Firebase ID tokens
     /// carry it beside `sub`), falling back to `sub` when a token has no `user_id`.
     package static func auth(_ identity: Identity) -> RuleValue {
-        guard case .map(var auth) = RuleValue.auth(identity) else { return .null }
-        if case .string(let userID)? = identity.token?["user_id"] { auth["uid"] = .string(userID) }
-        return .map(auth)
+        guard case .map(let auth) = RuleValue.auth(identity) else { return .null }
+        var entries = auth.entries
+        if case .string(let userID)? = identity.token?["user_id"] { entries["uid"] = .string(userID) }
+        return .map(entries)
     }
 
     /// The variables of a request on `path` (`["b", bucket, "o", …name segments]`).

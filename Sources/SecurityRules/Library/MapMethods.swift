@@ -7,9 +7,8 @@ enum MapMethods {
         switch name {
         case "keys", "values", "size":
             if let error = Library.arity(name, arguments, 0) { return .failure(error) }
-            let keys = map.keys.sorted()
             switch name {
-            case "keys": return .success(.list(keys.map(RuleValue.string)))
+            case "keys": return .success(.list(map.keys.sorted().map(RuleValue.string)))
             case "values": return .success(.list(map.orderedValues))
             default: return .success(.int(Int64(map.count)))
             }

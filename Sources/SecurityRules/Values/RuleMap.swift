@@ -6,18 +6,14 @@
 /// `[3, 1, 2]` while its `keys()` is `['a', 'k', 'z']` (fixtures/differential/sdk,
 /// `rr2-map-2` and `rr2-map-literal-order`). Maps made from documents and requests list their
 /// values in key order.
-package struct RuleMap: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    package private(set) var entries: [String: RuleValue]
+package struct RuleMap: Sendable, Sequence {
+    package let entries: [String: RuleValue]
     /// The keys in the order a literal wrote them (each once); nil for key order.
-    private var writtenOrder: [String]?
+    private let writtenOrder: [String]?
 
     package init(_ entries: [String: RuleValue]) {
         self.entries = entries
         writtenOrder = nil
-    }
-
-    package init(dictionaryLiteral elements: (String, RuleValue)...) {
-        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     /// A map literal's entries, in the order written; a key written twice keeps its last value
@@ -33,20 +29,9 @@ package struct RuleMap: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         writtenOrder = order
     }
 
-    package subscript(key: String) -> RuleValue? {
-        get { entries[key] }
-        set {
-            if newValue == nil {
-                writtenOrder?.removeAll { $0 == key }
-            } else if entries[key] == nil {
-                writtenOrder?.append(key)
-            }
-            entries[key] = newValue
-        }
-    }
+    package subscript(key: String) -> RuleValue? { entries[key] }
 
     package var count: Int { entries.count }
-    package var isEmpty: Bool { entries.isEmpty }
     package var keys: Dictionary<String, RuleValue>.Keys { entries.keys }
 
     /// The values as `values()` lists them: in the written order for a literal, else in key order.
