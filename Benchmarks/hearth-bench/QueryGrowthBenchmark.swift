@@ -30,6 +30,10 @@ enum QueryGrowthBenchmark {
                 try query(db, filter: .field(tags, .arrayContains, .string("t3")), orderBy: [.init(pop)], limit: 10) }),
             ("status == late order by pop desc limit 10", { db in
                 try query(db, filter: .field(status, .equal, .string("late")), orderBy: [.init(pop, .descending)], limit: 10) }),
+            // Production serves an equality plus an order on another field from a composite index;
+            // without an index file Hearth builds the one production would ask for (decision 0011).
+            ("owner == u42 (1%) order by pop desc limit 10 (composite)", { db in
+                try query(db, filter: .field(FieldPath(["owner"]), .equal, .string("u42")), orderBy: [.init(pop, .descending)], limit: 10) }),
             ("name == city-77 (one match) order by pop", { db in
                 try query(db, filter: .field(name, .equal, .string("city-77")), orderBy: [.init(pop)]) }),
             ("order by pop start after 900000 limit 10 (deep cursor)", { db in
@@ -68,8 +72,8 @@ enum QueryGrowthBenchmark {
                   parent: .root, database: db)
     }
 
-    /// `size` cities (pop spread over 0…1,000,000, a status of five, three tags of twenty, a
-    /// unique name) and a landmark under every tenth city.
+    /// `size` cities (pop spread over 0…1,000,000, a status of five, an owner of a hundred, three
+    /// tags of twenty, a unique name) and a landmark under every tenth city.
     static func fill(_ engine: FirestoreEngine, _ db: DatabaseID, size: Int) async throws {
         var batch: [Write] = []
         func flush() async throws {
@@ -79,7 +83,7 @@ enum QueryGrowthBenchmark {
         for i in 0..<size {
             let pop = Int64((i * 7919 + 13) % 1_000_000)
             batch.append(Write(key: ResourcePath(["cities", String(format: "c%06d", i)]), operation: .update(fields: [
-                "pop": .integer(pop), "status": .string(statuses[i % statuses.count]), "name": .string("city-\(i)"),
+                "pop": .integer(pop), "status": .string(statuses[i % statuses.count]), "name": .string("city-\(i)"), "owner": .string("u\(i % 100)"),
                 "tags": .array((0..<3).map { .string("t\((i + $0 * 7) % 20)") }),
             ], mask: nil)))
             if i % 10 == 0 {

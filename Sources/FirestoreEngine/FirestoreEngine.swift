@@ -1,5 +1,6 @@
 import Foundation
 package import FirestoreModel
+package import FirestoreIndexes
 package import HearthIdentity
 package import FirestoreQuery
 package import FirestoreStorage
@@ -90,6 +91,26 @@ package final class FirestoreEngine: Sendable {
             throw StorageFailure.error(error, directory: stores.dataDirectory)
         }
     }
+
+    /// The store's form of the composite index whose entries answer a query, built the first
+    /// time (decision 0011); nil when there is none, the store cannot keep that index's entries
+    /// (vector and text-search fields), or it is an index nobody declared and its collection ID
+    /// has ``automaticCompositeLimit`` such indexes already.
+    func prepareComposite(_ serving: (index: CompositeIndex, declared: Bool)?, for query: Query) throws(FirestoreError) -> CompositeSpec? {
+        guard let serving, let spec = CompositeSpec(serving.index) else { return nil }
+        let store = try store(query.database)
+        do {
+            let listed = try store.prepareComposite(spec, unlessListing: serving.declared ? nil : Self.automaticCompositeLimit)
+            return listed ? spec : nil
+        } catch {
+            throw StorageFailure.error(error, directory: stores.dataDirectory)
+        }
+    }
+
+    /// How many composite indexes a collection ID may get without a declaration (the ones its
+    /// queries would need in production) before further ones are left to the other plans: each
+    /// costs every write in the collection a little.
+    package static let automaticCompositeLimit = 16
 
     package var now: Timestamp { Timestamp(microseconds: clock.nowMicros()) }
 
@@ -186,18 +207,20 @@ package final class FirestoreEngine: Sendable {
     /// no index serves is refused first, in the strict index mode (``IndexRegistry``).
     package func runQuery(_ query: Query, consistency: ReadConsistency = .current,
                           identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
-        try indexes.check(query)
-        return try await execute(query, consistency: consistency, identity: identity)
+        let serving = try indexes.check(query)
+        return try await execute(query, consistency: consistency, identity: identity, serving: serving)
     }
 
-    /// Runs a query whose index verdict has been given.
-    private func execute(_ query: Query, consistency: ReadConsistency,
-                         identity: Identity) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
+    /// Runs a query whose index verdict has been given; `serving` is the composite index whose
+    /// entries may answer it (``IndexRegistry/check(_:aggregatedFields:)``).
+    private func execute(_ query: Query, consistency: ReadConsistency, identity: Identity,
+                         serving: (index: CompositeIndex, declared: Bool)?) async throws(FirestoreError) -> (documents: [Document], readTime: Timestamp) {
         let db = query.database
         let (readTime, txn) = try readTime(for: consistency, in: db)
         // A query in a read-write transaction locks its collection ID (in every parent).
         if let txn { registry(db).shareCollection(query.collectionID, for: txn) }
         let at = readTime ?? now
+        let composite = readTime == nil ? try prepareComposite(serving, for: query) : nil
         if readTime == nil { try prepareIndex(for: query) }
         let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
@@ -208,7 +231,7 @@ package final class FirestoreEngine: Sendable {
                 try self.authorizeQuery(ruleset, query, identity: identity, source: source)
             }
             if let deferred = query.deferredError { throw deferred }
-            return try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query)
+            return try readTime.map { try s.runQuery(query, at: $0.microseconds) } ?? s.runQuery(query, composite: composite)
         }
         if let txn { registry(db).recordQuery(txn, query: query, results: docs) }
         return (docs, at)
@@ -218,13 +241,13 @@ package final class FirestoreEngine: Sendable {
     package func runAggregation(_ query: Query, aggregator: Aggregator, consistency: ReadConsistency = .current,
                                 identity: Identity = .admin) async throws(FirestoreError) -> (result: [FieldName: Value], readTime: Timestamp) {
         // The index an aggregation needs is its query's, with its sum and avg fields.
-        try indexes.check(query, aggregatedFields: aggregator.aggregatedFields)
+        let serving = try indexes.check(query, aggregatedFields: aggregator.aggregatedFields)
         var q = try query.forAggregating(aggregator.aggregatedFields)
         if let bound = aggregator.documentBound {
             let cap = Int(clamping: bound)
             q.limit = q.limit.map { min($0, cap) } ?? cap
         }
-        let (docs, readTime) = try await execute(q, consistency: consistency, identity: identity)
+        let (docs, readTime) = try await execute(q, consistency: consistency, identity: identity, serving: serving)
         return (aggregator.result(over: docs), readTime)
     }
 
@@ -257,8 +280,9 @@ package final class FirestoreEngine: Sendable {
 
     /// A query's results and the commit time they reflect, read in one snapshot (rules checked).
     package func snapshot(_ query: Query, identity: Identity = .admin) async throws(FirestoreError) -> (documents: [Document], commitTime: Timestamp) {
-        try indexes.check(query)
+        let serving = try indexes.check(query)
         let db = query.database
+        let composite = try prepareComposite(serving, for: query)
         try prepareIndex(for: query)
         let ruleset = gate(identity, db)
         let (docs, micros) = try await run(db) { s in
@@ -266,7 +290,7 @@ package final class FirestoreEngine: Sendable {
                 try self.authorizeQuery(ruleset, query, identity: identity, source: StoreRulesDataSource(session: s, database: db))
             }
             if let deferred = query.deferredError { throw deferred }
-            return (try s.runQuery(query), try self.snapshotMicros(s))
+            return (try s.runQuery(query, composite: composite), try self.snapshotMicros(s))
         }
         return (docs, Timestamp(microseconds: micros))
     }

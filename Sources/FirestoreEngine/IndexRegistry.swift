@@ -1,6 +1,7 @@
 package import FirestoreIndexes
 package import FirestoreModel
 package import FirestoreQuery
+import FirestoreStorage
 import Synchronization
 
 /// The composite-index requirements in force (docs/composite-indexes.md) and what each query
@@ -65,26 +66,37 @@ package final class IndexRegistry: Sendable {
 
     /// The verdict for a query, remembered; in strict mode a query no index serves throws
     /// production's FAILED_PRECONDITION. A query with a deferred error gets none (it fails
-    /// anyway).
-    package func check(_ query: Query, aggregatedFields: [FieldPath] = []) throws(FirestoreError) {
-        guard query.deferredError == nil else { return }
+    /// anyway). Returns the composite index whose entries the store can scan for the query
+    /// (decision 0011): the one of `firestore.indexes.json` that serves it whole (no OR, no
+    /// merge), or, where the mode lets a query run without its index, the one production would
+    /// ask for (`declared` false).
+    @discardableResult
+    package func check(_ query: Query, aggregatedFields: [FieldPath] = []) throws(FirestoreError) -> (index: CompositeIndex, declared: Bool)? {
+        guard query.deferredError == nil else { return nil }
         let shape = QueryShape(query, aggregatedFields: aggregatedFields)
-        let (verdict, mode, firstWarning): (IndexVerdict, Mode, Bool) = state.withLock { s in
+        let (verdict, mode, firstWarning, serving): (IndexVerdict, Mode, Bool, CompositeIndex?) = state.withLock { s in
             let verdict = s.cache.verdict(for: shape)
+            var serving: CompositeIndex?
+            if verdict.disjuncts.count == 1, case .composite(let position)? = verdict.disjuncts[0],
+               s.cache.definitions.indexes.indices.contains(position) {
+                serving = s.cache.definitions.indexes[position]
+            }
             var shapes = s.usage[query.database] ?? [:]
             if shapes[shape] == nil, shapes.count >= Self.maxShapesPerDatabase { shapes.removeAll(keepingCapacity: true) }
             shapes[shape, default: Usage(shape: shape, verdict: verdict, count: 0)].count += 1
             shapes[shape]!.verdict = verdict
             s.usage[query.database] = shapes
             let first = s.mode == .warn && verdict.missing != nil && s.warned.insert(shape).inserted
-            return (verdict, s.mode, first)
+            return (verdict, s.mode, first, serving)
         }
-        guard let missing = verdict.missing else { return }
+        guard let missing = verdict.missing else { return serving.map { ($0, true) } }
         switch mode {
         case .strict: throw missing.error(in: query.database)
         case .warn: if firstWarning { report("hearth: index warning (--index-mode warn; strict would refuse this query): " + missing.errorMessage(in: query.database)) }
         case .off: break
         }
+        guard missing.kind == .composite, verdict.disjuncts.count == 1 else { return nil }
+        return (missing.index, false)
     }
 
     /// The shapes the database's queries had, most used first.
@@ -101,5 +113,24 @@ package final class IndexRegistry: Sendable {
         return all.sorted { $0.shape.description < $1.shape.description }
             .compactMap { $0.verdict.missing?.suggestion }
             .filter { seen.insert($0).inserted }
+    }
+}
+
+extension CompositeSpec {
+    /// The store's form of a composite index: its fields before `__name__`; nil for an index the
+    /// store does not keep entries of (vector and text-search fields, other API scopes).
+    init?(_ index: CompositeIndex) {
+        guard index.servesNativeQueries else { return nil }
+        var fields: [Field] = []
+        for field in index.keyed.fields {
+            switch field.mode {
+            case .ascending: fields.append(Field(field.fieldPath, .ascending))
+            case .descending: fields.append(Field(field.fieldPath, .descending))
+            case .contains: fields.append(Field(field.fieldPath, .contains))
+            case .vector, .search: return nil
+            }
+        }
+        guard !fields.isEmpty, !fields.contains(where: { $0.path == ["__name__"] }) else { return nil }
+        self.init(collectionID: index.collectionGroup, grouped: index.queryScope == .collectionGroup, fields: fields)
     }
 }

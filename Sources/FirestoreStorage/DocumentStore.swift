@@ -11,6 +11,8 @@ package final class DocumentStore: Sendable {
     package let writer: any DatabaseWriter
     /// The collection IDs whose documents have field entries (decision 0007).
     let indexed = IndexedGroups()
+    /// The composite indexes whose entries the store keeps (decision 0011).
+    let composites = CompositeIndexes()
 
     /// Opens (creating when needed) the store at `path`, or an in-memory store when nil.
     package init(path: String?) throws {
@@ -30,6 +32,11 @@ package final class DocumentStore: Sendable {
         indexed.insert(contentsOf: try writer.read { db in
             try Data.fetchAll(db, sql: "SELECT CAST(collection_id AS BLOB) FROM indexed_group").map { String(decoding: $0, as: UTF8.self) }
         })
+        for row in try writer.read({ db in try Row.fetchAll(db, sql: "SELECT id, CAST(signature AS BLOB) FROM composite_index") }) {
+            if let spec = CompositeSpec(signature: String(decoding: row[1] as Data, as: UTF8.self)) {
+                composites.insert(.init(id: row[0], spec: spec))
+            }
+        }
     }
 
     /// Makes sure the documents `query` ranges over have field entries if its plan reads them,
@@ -39,6 +46,26 @@ package final class DocumentStore: Sendable {
         let id = query.collectionID
         guard !id.isEmpty, !indexed.contains(id), QueryPlan(query: query).usesFieldEntries else { return }
         try writeNow { s in try s.indexGroup(id) }
+    }
+
+    /// Makes sure a composite index has its entries, building them in one write transaction the
+    /// first time a query is served by it (decision 0011); from then on writes maintain them.
+    /// With `limit`, an index not yet listed is built only while its collection ID has fewer
+    /// listed indexes than that. Returns whether the index is listed.
+    @discardableResult
+    package func prepareComposite(_ spec: CompositeSpec, unlessListing limit: Int? = nil) throws -> Bool {
+        if composites.contains(spec) { return true }
+        if let limit, composites.listed(for: spec.collectionID).count >= limit { return false }
+        try writeNow { s in try s.listComposite(spec) }
+        return true
+    }
+
+    /// The composite indexes whose entries the store keeps.
+    package func listedComposites() throws -> [CompositeSpec] {
+        try readNow { s in
+            try Data.fetchAll(s.db, sql: "SELECT CAST(signature AS BLOB) FROM composite_index ORDER BY id")
+                .compactMap { CompositeSpec(signature: String(decoding: $0, as: UTF8.self)) }
+        }
     }
 
     /// Runs `body` in a read-only snapshot.
@@ -55,9 +82,9 @@ package final class DocumentStore: Sendable {
         if let queue = writer as? DatabaseQueue {
             // One connection, one queue: nothing can write while `body` runs, so its reads are
             // consistent without the read-only transaction GRDB would open (and compile) each time.
-            return try queue.unsafeRead { db in try body(StoreSession(db: db, indexed: indexed)) }
+            return try queue.unsafeRead { db in try body(StoreSession(db: db, indexed: indexed, composites: composites)) }
         }
-        return try writer.read { db in try body(StoreSession(db: db, indexed: indexed)) }
+        return try writer.read { db in try body(StoreSession(db: db, indexed: indexed, composites: composites)) }
     }
 
     /// Runs `body` in one write transaction (serialized with other writes, on the calling thread).
@@ -75,7 +102,7 @@ package final class DocumentStore: Sendable {
     /// every cached statement that deletes rows, so each commit would compile them again.
     package func writeNow<T>(_ body: (StoreSession) throws -> T) throws -> T {
         try writer.writeWithoutTransaction { db in
-            let session = StoreSession(db: db, indexed: indexed)
+            let session = StoreSession(db: db, indexed: indexed, composites: composites)
             try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
             let result: T
             do {

@@ -5,7 +5,7 @@ import GRDBSQLite
 ///
 /// Each carries a `/* raw */` marker so that GRDB's own calls never share its cached statement.
 enum RawSQL: Int, CaseIterable {
-    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry, insertHistory, readMeta, writeMeta, isIndexed
+    case readDocument, findDocumentID, insertDocument, updateDocument, deleteDocument, insertEntry, deleteEntry, insertHistory, readMeta, writeMeta, isIndexed, insertCompositeEntry, deleteCompositeEntry
 
     var text: String {
         let sql = switch self {
@@ -24,6 +24,8 @@ enum RawSQL: Int, CaseIterable {
         case .readMeta: "SELECT value FROM meta WHERE key = ?"
         case .writeMeta: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
         case .isIndexed: "SELECT 1 FROM indexed_group WHERE collection_id = ?"
+        case .insertCompositeEntry: "INSERT OR IGNORE INTO composite_entry (ix, parent, value, path_key, doc) VALUES (?, ?, ?, ?, ?)"
+        case .deleteCompositeEntry: "DELETE FROM composite_entry WHERE ix = ? AND parent = ? AND value = ? AND path_key = ?"
         }
         return sql + " /* raw */"
     }

@@ -143,6 +143,25 @@ package enum StoreMigrations {
                 INSERT INTO indexed_group (collection_id) SELECT DISTINCT collection_id FROM document;
                 """)
         }
+        m.registerMigration("v7-composite-entries") { db in
+            // Entries of the composite indexes queries have used (decision 0011): listed in
+            // `composite_index` once every document of its collection ID has them. A
+            // collection-group index keeps its entries under the parent ''.
+            try db.execute(sql: """
+                CREATE TABLE composite_index (
+                    id INTEGER PRIMARY KEY,
+                    signature TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE composite_entry (
+                    ix INTEGER NOT NULL,
+                    parent TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    path_key BLOB NOT NULL,
+                    doc INTEGER NOT NULL,
+                    PRIMARY KEY (ix, parent, value, path_key)
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 

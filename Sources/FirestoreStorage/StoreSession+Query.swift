@@ -13,10 +13,18 @@ extension StoreSession {
     ///
     /// A query that would read field entries of a collection ID that has none yet (decision
     /// 0007) scans its collection instead (see ``DocumentStore/prepareIndex(for:)``).
-    package func runQuery(_ query: Query) throws -> [Document] {
+    ///
+    /// With `composite`, the composite index that serves the query (decision 0011), the scan
+    /// runs over that index's entries instead when this snapshot lists it and the query fits it
+    /// (see ``CompositePlan``).
+    package func runQuery(_ query: Query, composite: CompositeSpec? = nil) throws -> [Document] {
         // (A vector search ranks every matching document before any limit.)
         let needed = query.findNearest == nil ? query.limit.map { query.offset + $0 } : nil
         if needed == 0 { return [] }
+        if let composite, let id = try compositeID(of: composite),
+           let plan = CompositePlan(query: query, spec: composite, id: id) {
+            return try runQuery(query, plan: plan, needed: needed)
+        }
         let plan = QueryPlan(query: query)
         if plan.usesFieldEntries {
             let indexed = try !query.collectionID.isEmpty && hasEntries(of: query.collectionID)
@@ -60,6 +68,27 @@ extension StoreSession {
                 document = try Self.document(from: row)
             }
             if !take(document, orderKey: plan.drivesByField ? row[1] : nil) { break }
+        }
+        return query.arrange(collected)
+    }
+
+    /// Runs a query over a composite index's entries, which come in the order of the query's
+    /// orders (ties on all of them in any order: they are all taken, and arranged at the end).
+    private func runQuery(_ query: Query, plan: CompositePlan, needed: Int?) throws -> [Document] {
+        let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
+        var collected: [Document] = []
+        var lastKey: Data?
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
+        while let row = try rows.next() {
+            let key: Data = row[1]
+            if let needed, collected.count >= needed, key != lastKey { break }
+            let id: Int64 = row[0]
+            guard let docRow = try Row.fetchOne(load, arguments: [id]) else { continue }
+            let document = try Self.document(from: docRow)
+            if query.matches(document) {
+                collected.append(document)
+                lastKey = key
+            }
         }
         return query.arrange(collected)
     }

@@ -20,15 +20,20 @@ package struct StoreSession {
     /// The collection IDs whose documents have field entries (decision 0007); nil: every ID's
     /// do (a session outside a ``DocumentStore``, as in migrations).
     let indexed: IndexedGroups?
+    /// The composite indexes whose entries writes maintain (decision 0011); nil: none (a
+    /// session outside a ``DocumentStore``, as in migrations, which list none).
+    let composites: CompositeIndexes?
 
     package init(db: Database) {
         self.db = db
         indexed = nil
+        composites = nil
     }
 
-    init(db: Database, indexed: IndexedGroups) {
+    init(db: Database, indexed: IndexedGroups, composites: CompositeIndexes) {
         self.db = db
         self.indexed = indexed
+        self.composites = composites
     }
 
     /// Whether writes maintain the field entries of documents in collections named `collectionID`.
@@ -118,6 +123,8 @@ package struct StoreSession {
                 update.bind(document.updateTime.microseconds)
                 update.bind(id)
                 try update.run()
+                try maintainComposites(document.fields, previous: previous.fields, doc: id, parent: parent,
+                                       collectionID: collectionID, pathKey: pathKey)
                 guard indexing else { return }
                 // Entries the new version shares with the previous one stay; the others go. Paths
                 // are matched by their bytes (FieldName), as the table's text column holds them.
@@ -143,6 +150,7 @@ package struct StoreSession {
             insert.bind(document.updateTime.microseconds)
             try insert.run()
             id = db.lastInsertedRowID
+            try maintainComposites(document.fields, previous: nil, doc: id!, parent: parent, collectionID: collectionID, pathKey: pathKey)
         }
         try insertEntries(entries, doc: id!, parent: parent, collectionID: collectionID, pathKey: pathKey)
     }
@@ -185,6 +193,7 @@ package struct StoreSession {
         if maintainsEntries(of: collectionID) {
             try deleteEntries(FieldEntries.entries(of: previous.fields), parent: parent, pathKey: pathKey)
         }
+        try maintainComposites(nil, previous: previous.fields, doc: 0, parent: parent, collectionID: collectionID, pathKey: pathKey)
         var delete = try RawStatement(self, .deleteDocument)
         delete.bind(pathKey)
         try delete.run()
@@ -227,6 +236,74 @@ package struct StoreSession {
         if let indexed { afterCommit { indexed.insert(collectionID) } }
     }
 
+    /// Brings a document's entries in the listed composite indexes of its collection ID from
+    /// those of `previous` (nil: it did not exist) to those of `fields` (nil: it is deleted);
+    /// entries both versions share stay.
+    private func maintainComposites(_ fields: [FieldName: Value]?, previous: [FieldName: Value]?, doc: Int64,
+                                    parent: String, collectionID: String, pathKey: [UInt8]) throws {
+        guard let composites else { return }
+        for listed in composites.listed(for: collectionID) {
+            let new = fields.map { listed.spec.keys(of: $0) } ?? []
+            let old = previous.map { listed.spec.keys(of: $0) } ?? []
+            if new == old { continue }
+            let entryParent = listed.spec.entryParent(parent)
+            let kept = Set(new).intersection(old)
+            var delete = try RawStatement(self, .deleteCompositeEntry)
+            for key in old where !kept.contains(key) {
+                delete.bind(listed.id)
+                delete.bind(entryParent)
+                delete.bind(key)
+                delete.bind(pathKey)
+                try delete.run()
+            }
+            try insertCompositeEntries(new.filter { !kept.contains($0) }, index: listed.id, doc: doc, parent: entryParent, pathKey: pathKey)
+        }
+    }
+
+    private func insertCompositeEntries(_ keys: [[UInt8]], index: Int64, doc: Int64, parent: String, pathKey: [UInt8]) throws {
+        guard !keys.isEmpty else { return }
+        var insert = try RawStatement(self, .insertCompositeEntry)
+        for key in keys {
+            insert.bind(index)
+            insert.bind(parent)
+            insert.bind(key)
+            insert.bind(pathKey)
+            insert.bind(doc)
+            try insert.run()
+        }
+    }
+
+    /// Lists a composite index and gives every document of its collection ID its entries, unless
+    /// it is listed already (decision 0011). Runs in a write transaction; the store learns of the
+    /// listing once it commits.
+    func listComposite(_ spec: CompositeSpec) throws {
+        let signature = QueryPlan.text(spec.signature)
+        let id: Int64
+        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM composite_index WHERE signature = CAST(? AS TEXT)", arguments: [signature]) {
+            id = known
+        } else {
+            try db.execute(sql: "INSERT INTO composite_index (signature) VALUES (CAST(? AS TEXT))", arguments: [signature])
+            id = db.lastInsertedRowID
+            for condition in ["parent = CAST(? AS TEXT)", "collection_id = CAST(? AS TEXT) AND parent <> collection_id"] {
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(parent AS BLOB), path_key, fields FROM document WHERE \(condition)",
+                                               arguments: [QueryPlan.text(spec.collectionID)])
+                while let row = try rows.next() {
+                    let fields = try ValueCodec.decodeFields(Array(row[3] as Data))
+                    let parent = String(decoding: row[1] as Data, as: UTF8.self)
+                    try insertCompositeEntries(spec.keys(of: fields), index: id, doc: row[0], parent: spec.entryParent(parent),
+                                               pathKey: Array(row[2] as Data))
+                }
+            }
+        }
+        if let composites { afterCommit { composites.insert(.init(id: id, spec: spec)) } }
+    }
+
+    /// The row ID under which this session's snapshot lists a composite index, if it does.
+    func compositeID(of spec: CompositeSpec) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM composite_index WHERE signature = CAST(? AS TEXT)"),
+                           arguments: [QueryPlan.text(spec.signature)])
+    }
+
     /// Whether the documents of collections named `collectionID` have field entries in this
     /// session's snapshot.
     func hasEntries(of collectionID: String) throws -> Bool {
@@ -243,7 +320,7 @@ package struct StoreSession {
 
     /// Deletes every document and all history (the emulator's clear endpoint).
     package func deleteAll() throws {
-        try db.execute(sql: "DELETE FROM field_entry; DELETE FROM document; DELETE FROM history;")
+        try db.execute(sql: "DELETE FROM field_entry; DELETE FROM composite_entry; DELETE FROM document; DELETE FROM history;")
     }
 
     /// Drops history older than `micros`.

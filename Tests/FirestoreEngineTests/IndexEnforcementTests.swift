@@ -44,6 +44,61 @@ struct IndexEnforcementTests {
         #expect(try await e.runQuery(equality).documents.isEmpty)
     }
 
+    @Test("a query a composite index serves is answered from that index's entries, built on its first use and kept by commits")
+    func compositeEntries() async throws {
+        let e = try Self.engine(.strict, indexes: Self.seedIndex)
+        func task(_ i: Int) -> Write {
+            Write(key: ResourcePath(["tasks", "t\(i)"]), operation: .update(fields: [
+                "userId": .string(i % 3 == 0 ? "alice" : "bob"), "createdTime": .integer(Int64((i * 37) % 101)),
+            ], mask: nil))
+        }
+        _ = try await e.commit(Self.db, writes: (0..<120).map(task))
+        let store = try e.stores.store(for: Self.db)
+        #expect(try store.listedComposites().isEmpty)
+        func expected(limit: Int) -> [ResourcePath] {
+            (0..<130).filter { $0 % 3 == 0 && ($0 < 120 || $0 == 123) }
+                .sorted { (($0 * 37) % 101, $0) < (($1 * 37) % 101, $1) }.prefix(limit).map { ResourcePath(["tasks", "t\($0)"]) }
+        }
+        _ = try await e.runQuery(Self.seedQuery(limit: 5))
+        let spec = CompositeSpec(collectionID: "tasks", grouped: false, fields: [.init(FieldPath(["userId"]), .ascending), .init(FieldPath(["createdTime"]), .ascending)])
+        #expect(try store.listedComposites() == [spec])
+        // A later commit's document is in the index at once, for queries and listeners' snapshots.
+        _ = try await e.commit(Self.db, writes: [task(123)])
+        #expect(try await e.runQuery(Self.seedQuery(limit: 7)).documents.map(\.key) == expected(limit: 7))
+        #expect(try await e.snapshot(Self.seedQuery(limit: 40)).documents.map(\.key) == expected(limit: 40))
+        let count = try await e.runAggregation(Self.seedQuery(), aggregator: try Aggregator([.init(alias: "n", kind: .count(upTo: nil))]))
+        #expect(count.result["n"] == .integer(41))
+        #expect(try store.listedComposites() == [spec])
+    }
+
+    @Test("off and warn: a query that needs an undeclared composite index gets the one production would ask for, up to the limit per collection ID")
+    func automaticComposites() async throws {
+        for mode in [IndexRegistry.Mode.off, .warn] {
+            let e = try Self.engine(mode)
+            var writes: [Write] = []
+            for i in 0..<60 {
+                var fields: [FieldName: Value] = ["userId": .string(i % 2 == 0 ? "alice" : "bob"), "createdTime": .integer(Int64(59 - i))]
+                for f in 0..<20 { fields[FieldName("f\(f)")] = .integer(Int64((i * (f + 3)) % 7)) }
+                writes.append(Write(key: ResourcePath(["tasks", i < 10 ? "t0\(i)" : "t\(i)"]), operation: .update(fields: fields, mask: nil)))
+            }
+            _ = try await e.commit(Self.db, writes: writes)
+            let store = try e.stores.store(for: Self.db)
+            let first = try await e.runQuery(Self.seedQuery(limit: 3)).documents.map(\.key.lastSegment)
+            #expect(first == ["t58", "t56", "t54"])
+            #expect(try store.listedComposites() == [CompositeSpec(collectionID: "tasks", grouped: false,
+                                                                    fields: [.init(FieldPath(["userId"]), .ascending), .init(FieldPath(["createdTime"]), .ascending)])])
+            // One more shape per field: past the limit, queries are still answered (by the other plans).
+            for f in 0..<20 {
+                let q = try Query(StructuredQuery(from: [.init(collectionID: "tasks")], filter: .field(FieldPath(["f\(f)"]), .equal, .integer(3)),
+                                                  orderBy: [.init(FieldPath(["createdTime"]), .descending)], limit: 4), parent: .root, database: Self.db)
+                let expected = writes.filter { if case .update(let fields, _) = $0.operation { fields[FieldName("f\(f)")] == .integer(3) } else { false } }
+                    .map(\.key.lastSegment).sorted().prefix(4)
+                #expect(try await e.runQuery(q).documents.map(\.key.lastSegment) == Array(expected), "f\(f)")
+            }
+            #expect(try store.listedComposites().count == FirestoreEngine.automaticCompositeLimit)
+        }
+    }
+
     @Test("an aggregation needs its query's index with its sum and average fields; a count only the query's")
     func aggregations() async throws {
         let e = try Self.engine(.strict)

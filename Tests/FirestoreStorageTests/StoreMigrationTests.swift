@@ -45,6 +45,10 @@ struct StoreMigrationTests {
                                           collectionID: d.key.parent.lastSegment, pathKey: Array(key))
             }
         }
+        if version >= 6 {
+            // The collection IDs whose entries were just written (decision 0007).
+            try db.execute(sql: "INSERT INTO indexed_group (collection_id) SELECT DISTINCT collection_id FROM document")
+        }
         let first = documents[0]
         try db.execute(sql: """
             INSERT INTO history (path_key, valid_until, path, parent, collection_id, fields, create_time, update_time)
@@ -85,6 +89,12 @@ struct StoreMigrationTests {
         try store.prepareIndex(for: group)
         let grouped = try await store.read { s in try s.runQuery(group) }.map(\.key.description)
         #expect(grouped == ["users/u/tasks/nested"])
+        // A composite index's entries are built over the migrated documents (decision 0011).
+        let spec = CompositeSpec(collectionID: "tasks", grouped: false, fields: [.init(FieldPath(["tag"]), .ascending), .init(FieldPath(["n"]), .descending)])
+        try store.prepareComposite(spec)
+        let tagged = try Query(StructuredQuery(from: [.init(collectionID: "tasks")], filter: .field(FieldPath(["tag"]), .equal, .string("y")),
+                                               orderBy: [.init(FieldPath(["n"]), .descending)]), parent: .root, database: Self.db)
+        #expect(try await store.read { s in try s.runQuery(tagged, composite: spec) }.map(\.key.lastSegment) == ["__id7__"])
     }
 
     @Test("a new store is created at the last version")
