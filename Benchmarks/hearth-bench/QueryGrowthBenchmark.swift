@@ -62,7 +62,8 @@ enum QueryGrowthBenchmark {
         print("query latency growth, \(small) → \(large) documents (p50, in process):")
         for (i, (label, _)) in shapes.enumerated() {
             let a = medians[small]![i], b = medians[large]![i]
-            print(String(format: "  %-58@ %8.3f ms → %8.3f ms  (%.2fx)", label as NSString, a / 1e6, b / 1e6, b / a))
+            let padded = label.padding(toLength: max(label.count, 60), withPad: " ", startingAt: 0)
+            print("  " + padded + String(format: " %8.3f ms → %8.3f ms  (%.2fx)", a / 1e6, b / 1e6, b / a))
         }
     }
 
