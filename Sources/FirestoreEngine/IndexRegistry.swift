@@ -118,8 +118,9 @@ package final class IndexRegistry: Sendable {
 
 extension CompositeSpec {
     /// The store's form of a composite index: its fields before `__name__`; nil for an index the
-    /// store does not keep entries of (vector and text-search fields, other API scopes).
-    init?(_ index: CompositeIndex) {
+    /// store does not keep entries of (vector and text-search fields, other API scopes, more
+    /// than one `CONTAINS` field).
+    package init?(_ index: CompositeIndex) {
         guard index.servesNativeQueries else { return nil }
         var fields: [Field] = []
         for field in index.keyed.fields {
@@ -130,7 +131,9 @@ extension CompositeSpec {
             case .vector, .search: return nil
             }
         }
-        guard !fields.isEmpty, !fields.contains(where: { $0.path == ["__name__"] }) else { return nil }
+        // (Production allows one array field per index; two would multiply their elements.)
+        guard !fields.isEmpty, !fields.contains(where: { $0.path == ["__name__"] }),
+              fields.filter({ $0.mode == .contains }).count <= 1 else { return nil }
         self.init(collectionID: index.collectionGroup, grouped: index.queryScope == .collectionGroup, fields: fields)
     }
 }

@@ -99,6 +99,24 @@ struct IndexEnforcementTests {
         }
     }
 
+    @Test("the store keeps entries of ordered and single-CONTAINS indexes, not of vector, other-API or two-array ones")
+    func storedForms() throws {
+        let (definitions, _) = IndexDefinitions.parse(#"""
+            {"indexes": [
+              {"collectionGroup": "t", "queryScope": "COLLECTION", "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "b", "order": "DESCENDING"}, {"fieldPath": "__name__", "order": "DESCENDING"}]},
+              {"collectionGroup": "t", "queryScope": "COLLECTION_GROUP", "fields": [{"fieldPath": "tags", "arrayConfig": "CONTAINS"}, {"fieldPath": "m.x", "order": "ASCENDING"}]},
+              {"collectionGroup": "t", "queryScope": "COLLECTION", "fields": [{"fieldPath": "tags", "arrayConfig": "CONTAINS"}, {"fieldPath": "more", "arrayConfig": "CONTAINS"}]},
+              {"collectionGroup": "t", "queryScope": "COLLECTION", "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "v", "vectorConfig": {"dimension": 2, "flat": {}}}]},
+              {"collectionGroup": "t", "queryScope": "COLLECTION", "apiScope": "DATASTORE_MODE_API", "fields": [{"fieldPath": "a", "order": "ASCENDING"}, {"fieldPath": "b", "order": "ASCENDING"}]}
+            ]}
+            """#)
+        let forms = definitions.indexes.map(CompositeSpec.init)
+        #expect(forms.count == 5)
+        #expect(forms[0] == CompositeSpec(collectionID: "t", grouped: false, fields: [.init(FieldPath(["a"]), .ascending), .init(FieldPath(["b"]), .descending)]))
+        #expect(forms[1] == CompositeSpec(collectionID: "t", grouped: true, fields: [.init(FieldPath(["tags"]), .contains), .init(FieldPath(["m", "x"]), .ascending)]))
+        #expect(forms[2] == nil && forms[3] == nil && forms[4] == nil)
+    }
+
     @Test("an aggregation needs its query's index with its sum and average fields; a count only the query's")
     func aggregations() async throws {
         let e = try Self.engine(.strict)
