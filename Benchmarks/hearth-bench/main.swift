@@ -173,7 +173,12 @@ func engineLatencies(sizes: [Int]) async throws {
                                           filter: .field(FieldPath(["userId"]), .equal, .string("user42")),
                                           orderBy: [.init(FieldPath(["createdTime"]), .descending)], limit: 10),
                           parent: .root, database: db)
+        // Without an index file the first query builds the composite index production would ask
+        // for (decision 0011), timed apart; the declared one below is the same index.
         engine.indexes.install(.none)
+        let tb = monotonicNanos()
+        let first = try await engine.runQuery(q)
+        let built = Double(monotonicNanos() - tb)
         var samples: [Double] = []
         for _ in 0..<200 {
             let t0 = monotonicNanos()
@@ -182,13 +187,8 @@ func engineLatencies(sizes: [Int]) async throws {
             precondition(r.documents.count == 10)
         }
         medians[size] = percentile(samples, 0.5)
-        print("query userId == x orderBy createdTime desc limit 10 on \(size) docs, no index file: p50 \(ms(percentile(samples, 0.5))) p99 \(ms(percentile(samples, 0.99)))")
-        // With the index declared, as production requires: its entries are built by the first
-        // query (timed apart), then scanned.
+        print("query userId == x orderBy createdTime desc limit 10 on \(size) docs, no index file: p50 \(ms(percentile(samples, 0.5))) p99 \(ms(percentile(samples, 0.99))); first query, building its composite entries: \(ms(built))")
         engine.indexes.install(taskIndex)
-        let tb = monotonicNanos()
-        let first = try await engine.runQuery(q)
-        let built = Double(monotonicNanos() - tb)
         samples.removeAll()
         for _ in 0..<200 {
             let t0 = monotonicNanos()
@@ -197,7 +197,7 @@ func engineLatencies(sizes: [Int]) async throws {
             precondition(r.documents.map(\.key) == first.documents.map(\.key))
         }
         indexedMedians[size] = percentile(samples, 0.5)
-        print("  the same, served by its composite index (userId, createdTime desc): p50 \(ms(percentile(samples, 0.5))) p99 \(ms(percentile(samples, 0.99))); first query, building the entries: \(ms(built))")
+        print("  the same with (userId, createdTime desc) declared in an index file: p50 \(ms(percentile(samples, 0.5))) p99 \(ms(percentile(samples, 0.99)))")
         if size == sizes.first {
             var reads: [Double] = []
             var commits: [Double] = []
@@ -219,10 +219,10 @@ func engineLatencies(sizes: [Int]) async throws {
         print("clear a database of \(largest) docs (DELETE /emulator/v1/…/documents): \(ms(Double(monotonicNanos() - t0)))")
     }
     if let small = medians[sizes.first!], let large = medians[sizes.last!] {
-        print(String(format: "query latency ratio %d/%d docs: %.2f without an index file", sizes.last!, sizes.first!, large / small))
+        print(String(format: "query latency ratio %d/%d docs: %.2f without an index file (goal <= 1.5)", sizes.last!, sizes.first!, large / small))
     }
     if let small = indexedMedians[sizes.first!], let large = indexedMedians[sizes.last!] {
-        print(String(format: "query latency ratio %d/%d docs: %.2f served by its composite index (goal <= 1.5)", sizes.last!, sizes.first!, large / small))
+        print(String(format: "query latency ratio %d/%d docs: %.2f with the index declared (goal <= 1.5)", sizes.last!, sizes.first!, large / small))
     }
 }
 

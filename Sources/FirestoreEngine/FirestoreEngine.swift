@@ -1,6 +1,6 @@
 import Foundation
 package import FirestoreModel
-package import FirestoreIndexes
+import FirestoreIndexes
 package import HearthIdentity
 package import FirestoreQuery
 package import FirestoreStorage
@@ -94,13 +94,14 @@ package final class FirestoreEngine: Sendable {
 
     /// The store's form of the composite index whose entries answer a query, built the first
     /// time (decision 0011); nil when there is none, the store cannot keep that index's entries
-    /// (vector and text-search fields), or it is an index nobody declared and its collection ID
-    /// has ``automaticCompositeLimit`` such indexes already.
+    /// (vector and text-search fields), the query's plan cannot use them (an aggregation's sum
+    /// and average fields, an order the index holds in other directions), or it is an index
+    /// nobody declared and its collection ID has ``automaticCompositeLimit`` such indexes already.
     func prepareComposite(_ serving: (index: CompositeIndex, declared: Bool)?, for query: Query) throws(FirestoreError) -> CompositeSpec? {
         guard let serving, let spec = CompositeSpec(serving.index) else { return nil }
         let store = try store(query.database)
         do {
-            let listed = try store.prepareComposite(spec, unlessListing: serving.declared ? nil : Self.automaticCompositeLimit)
+            let listed = try store.prepareComposite(spec, for: query, unlessListing: serving.declared ? nil : Self.automaticCompositeLimit)
             return listed ? spec : nil
         } catch {
             throw StorageFailure.error(error, directory: stores.dataDirectory)
@@ -221,7 +222,8 @@ package final class FirestoreEngine: Sendable {
         if let txn { registry(db).shareCollection(query.collectionID, for: txn) }
         let at = readTime ?? now
         let composite = readTime == nil ? try prepareComposite(serving, for: query) : nil
-        if readTime == nil { try prepareIndex(for: query) }
+        // (A query its composite entries answer needs no field entries.)
+        if readTime == nil, composite == nil { try prepareIndex(for: query) }
         let ruleset = gate(identity, db)
         let docs = try await run(db) { s in
             if let ruleset {
@@ -283,7 +285,7 @@ package final class FirestoreEngine: Sendable {
         let serving = try indexes.check(query)
         let db = query.database
         let composite = try prepareComposite(serving, for: query)
-        try prepareIndex(for: query)
+        if composite == nil { try prepareIndex(for: query) }
         let ruleset = gate(identity, db)
         let (docs, micros) = try await run(db) { s in
             if let ruleset {

@@ -50,11 +50,13 @@ package final class DocumentStore: Sendable {
 
     /// Makes sure a composite index has its entries, building them in one write transaction the
     /// first time a query is served by it (decision 0011); from then on writes maintain them.
-    /// With `limit`, an index not yet listed is built only while its collection ID has fewer
-    /// listed indexes than that. Returns whether the index is listed.
+    /// With `query`, an index the query does not fit (``CompositePlan``) is not built; with
+    /// `limit`, an index not yet listed is built only while its collection ID has fewer listed
+    /// indexes than that. Returns whether the index is listed.
     @discardableResult
-    package func prepareComposite(_ spec: CompositeSpec, unlessListing limit: Int? = nil) throws -> Bool {
+    package func prepareComposite(_ spec: CompositeSpec, for query: Query? = nil, unlessListing limit: Int? = nil) throws -> Bool {
         if composites.contains(spec) { return true }
+        if let query, CompositePlan(query: query, spec: spec, id: 0) == nil { return false }
         if let limit, composites.listed(for: spec.collectionID).count >= limit { return false }
         try writeNow { s in try s.listComposite(spec) }
         return true

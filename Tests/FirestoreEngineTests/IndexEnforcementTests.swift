@@ -99,6 +99,41 @@ struct IndexEnforcementTests {
         }
     }
 
+    @Test("an aggregation's ordered average field and a query ordered against a declared index's directions each get the index their plans scan")
+    func unusableCompositesAreNotBuilt() async throws {
+        let e = try Self.engine(.off, indexes: #"""
+            {"indexes": [
+              {"collectionGroup": "tasks", "queryScope": "COLLECTION", "fields": [{"fieldPath": "userId", "order": "ASCENDING"}, {"fieldPath": "points", "order": "ASCENDING"}]},
+              {"collectionGroup": "tasks", "queryScope": "COLLECTION", "fields": [{"fieldPath": "userId", "order": "ASCENDING"}, {"fieldPath": "createdTime", "order": "ASCENDING"}, {"fieldPath": "points", "order": "DESCENDING"}]}
+            ]}
+            """#)
+        var writes: [Write] = []
+        for i in 0..<10 {
+            let fields: [FieldName: Value] = [
+                "userId": .string(i % 2 == 0 ? "alice" : "bob"), "createdTime": .integer(Int64(i / 4)), "points": .integer(Int64(i * 10)),
+            ]
+            writes.append(Write(key: ResourcePath(["tasks", "t\(i)"]), operation: .update(fields: fields, mask: nil)))
+        }
+        _ = try await e.commit(Self.db, writes: writes)
+        let store = try e.stores.store(for: Self.db)
+        let equality = try Query(StructuredQuery(from: [.init(collectionID: "tasks")], filter: .field(FieldPath(["userId"]), .equal, .string("alice"))),
+                                 parent: .root, database: Self.db)
+        // An average reads its field's documents in that field's order: (userId, points) serves it.
+        let average = try await e.runAggregation(equality, aggregator: try Aggregator([.init(alias: "p", kind: .average(FieldPath(["points"])))]))
+        #expect(average.result["p"] == .double(40))
+        let byPoints = CompositeSpec(collectionID: "tasks", grouped: false, fields: [.init(FieldPath(["userId"]), .ascending), .init(FieldPath(["points"]), .ascending)])
+        #expect(try store.listedComposites() == [byPoints])
+        // Both orders descending: the declared (createdTime asc, points desc) cannot serve it; the
+        // index production would ask for is built instead.
+        let mixed = try Query(StructuredQuery(from: [.init(collectionID: "tasks")], filter: .field(FieldPath(["userId"]), .equal, .string("bob")),
+                                              orderBy: [.init(FieldPath(["createdTime"]), .descending), .init(FieldPath(["points"]), .descending)]),
+                              parent: .root, database: Self.db)
+        #expect(try await e.runQuery(mixed).documents.map(\.key.lastSegment) == ["t9", "t7", "t5", "t3", "t1"])
+        #expect(try store.listedComposites() == [byPoints, CompositeSpec(collectionID: "tasks", grouped: false, fields: [
+            .init(FieldPath(["userId"]), .ascending), .init(FieldPath(["createdTime"]), .descending), .init(FieldPath(["points"]), .descending),
+        ])])
+    }
+
     @Test("the store keeps entries of ordered and single-CONTAINS indexes, not of vector, other-API or two-array ones")
     func storedForms() throws {
         let (definitions, _) = IndexDefinitions.parse(#"""

@@ -146,6 +146,19 @@ struct CompositeEntryTests {
         try await Self.expectExactEntries(store, docs)
     }
 
+    @Test("an index a query does not fit is not built for it")
+    func unfitNotBuilt() async throws {
+        let store = try await StoreTests.store(Self.documents())
+        for (q, spec, fits) in try Self.table() where !fits {
+            #expect(try store.prepareComposite(spec, for: q) == false, "\(q) with \(spec.fields)")
+        }
+        #expect(try store.listedComposites().isEmpty)
+        let (q, spec, _) = try Self.table()[0]
+        #expect(try store.prepareComposite(spec, for: q, unlessListing: 0) == false)
+        #expect(try store.prepareComposite(spec, for: q, unlessListing: 1) == true)
+        #expect(try store.listedComposites() == [spec])
+    }
+
     @Test("writes keep every listed index's entries exact: creations, updates that move or keep keys, deletions")
     func maintenance() async throws {
         var docs = Self.documents()
