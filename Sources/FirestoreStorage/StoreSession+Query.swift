@@ -14,15 +14,14 @@ extension StoreSession {
     /// A query that would read field entries of a collection ID that has none yet (decision
     /// 0007) scans its collection instead (see ``DocumentStore/prepareIndex(for:)``).
     ///
-    /// With `composite`, the composite index that serves the query (decision 0011), the scan
-    /// runs over that index's entries instead when this snapshot lists it and the query fits it
-    /// (see ``CompositePlan``).
+    /// A query that a listed composite index fits (decision 0011; `composite`, the index that
+    /// serves it, first) runs over that index's entries when this snapshot lists it (see
+    /// ``CompositePlan``).
     package func runQuery(_ query: Query, composite: CompositeSpec? = nil) throws -> [Document] {
         // (A vector search ranks every matching document before any limit.)
         let needed = query.findNearest == nil ? query.limit.map { query.offset + $0 } : nil
         if needed == 0 { return [] }
-        if let composite, let id = try compositeID(of: composite),
-           let plan = CompositePlan(query: query, spec: composite, id: id) {
+        if let plan = try compositePlan(for: query, preferring: composite) {
             return try runQuery(query, plan: plan, needed: needed)
         }
         let plan = QueryPlan(query: query)
@@ -70,6 +69,18 @@ extension StoreSession {
             if !take(document, orderKey: plan.drivesByField ? row[1] : nil) { break }
         }
         return query.arrange(collected)
+    }
+
+    /// The plan over the first composite index that fits the query and that this snapshot
+    /// lists: `preferred`, then the store's other listed indexes of the query's collection ID.
+    private func compositePlan(for query: Query, preferring preferred: CompositeSpec?) throws -> CompositePlan? {
+        guard query.findNearest == nil else { return nil }
+        var candidates = composites?.listed(for: query.collectionID).map(\.spec) ?? []
+        if let preferred { candidates.insert(preferred, at: 0) }
+        for spec in candidates where CompositePlan(query: query, spec: spec, id: 0) != nil {
+            if let id = try compositeID(of: spec) { return CompositePlan(query: query, spec: spec, id: id) }
+        }
+        return nil
     }
 
     /// Runs a query over a composite index's entries, which come in the order of the query's

@@ -159,6 +159,21 @@ struct CompositeEntryTests {
         #expect(try store.listedComposites() == [spec])
     }
 
+    @Test("a query given no index runs over a listed one that fits it (a transaction's re-run, for one)")
+    func listedIndexesServeOtherCallers() async throws {
+        let docs = Self.documents()
+        let store = try await StoreTests.store(docs)
+        let (q, spec, _) = try Self.table()[0]
+        let expected = q.arrange(docs.filter(q.matches)).map(\.key)
+        #expect(try await store.read { try $0.runQuery(q) }.map(\.key) == expected)
+        try store.prepareComposite(spec, for: q)
+        #expect(try await store.read { try $0.runQuery(q) }.map(\.key) == expected)
+        // The rows are what answers it: without them (removed behind the store's back) the
+        // same call finds nothing.
+        try store.writeNow { s in try s.db.execute(sql: "DELETE FROM composite_entry") }
+        #expect(try await store.read { try $0.runQuery(q) }.isEmpty)
+    }
+
     @Test("writes keep every listed index's entries exact: creations, updates that move or keep keys, deletions")
     func maintenance() async throws {
         var docs = Self.documents()
