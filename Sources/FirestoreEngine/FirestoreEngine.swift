@@ -111,7 +111,7 @@ package final class FirestoreEngine: Sendable {
     /// How many composite indexes a collection ID may get without a declaration (the ones its
     /// queries would need in production) before further ones are left to the other plans: each
     /// costs every write in the collection a little.
-    package static let automaticCompositeLimit = 16
+    package static let automaticCompositeLimit = 8
 
     package var now: Timestamp { Timestamp(microseconds: clock.nowMicros()) }
 
