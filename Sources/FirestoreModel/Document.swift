@@ -23,7 +23,7 @@ package struct Document: Sendable, Equatable, CustomStringConvertible {
         path.isDocumentName ? .reference(database.name(of: key)) : value(at: path)
     }
 
-    static func value(at path: ArraySlice<String>, in fields: [FieldName: Value]) -> Value? {
+    package static func value(at path: ArraySlice<String>, in fields: [FieldName: Value]) -> Value? {
         guard let first = path.first, let v = fields[first] else { return nil }
         if path.count == 1 { return v }
         // A vector is one value: field paths do not reach inside it.

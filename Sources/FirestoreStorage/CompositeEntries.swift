@@ -22,9 +22,9 @@ package struct CompositeSpec: Sendable, Hashable, Codable {
         var fieldPath: FieldPath { FieldPath(path) }
     }
 
-    package var collectionID: String
-    package var grouped: Bool
-    package var fields: [Field]
+    package let collectionID: String
+    package let grouped: Bool
+    package let fields: [Field]
 
     package init(collectionID: String, grouped: Bool, fields: [Field]) {
         self.collectionID = collectionID
@@ -52,7 +52,7 @@ package struct CompositeSpec: Sendable, Hashable, Codable {
     func keys(of fields: [FieldName: Value]) -> [[UInt8]] {
         var keys: [[UInt8]] = [[]]
         for field in self.fields {
-            guard let value = Self.value(at: field.path[...], in: fields) else { return [] }
+            guard let value = Document.value(at: field.path[...], in: fields) else { return [] }
             let parts: [[UInt8]]
             switch field.mode {
             case .ascending: parts = [IndexKey.encode(value)]
@@ -66,13 +66,6 @@ package struct CompositeSpec: Sendable, Hashable, Codable {
             keys = keys.flatMap { key in parts.map { key + $0 } }
         }
         return keys
-    }
-
-    static func value(at path: ArraySlice<String>, in fields: [FieldName: Value]) -> Value? {
-        guard let first = path.first, let value = fields[FieldName(first)] else { return nil }
-        if path.count == 1 { return value }
-        guard case .map(let nested) = value else { return nil }
-        return Self.value(at: path.dropFirst(), in: nested)
     }
 
     /// The `parent` column of this index's entries for a document under `parent`: a

@@ -15,9 +15,13 @@ import GRDB
 /// the index. Every candidate is still checked against the whole query.
 struct CompositePlan {
     var sql: String
-    var arguments: StatementArguments
+    /// The arguments after the first, the index's row ID (``arguments(index:)``).
+    private var bounds: StatementArguments
 
-    init?(query: Query, spec: CompositeSpec, id: Int64) {
+    /// The statement's arguments for the index listed under `id`.
+    func arguments(index id: Int64) -> StatementArguments { [id] + bounds }
+
+    init?(query: Query, spec: CompositeSpec) {
         guard query.findNearest == nil, !query.collectionID.isEmpty, spec.collectionID == query.collectionID,
               spec.grouped == query.allDescendants, !spec.grouped || query.parent.isRoot else { return nil }
         var orders = query.orderBy
@@ -59,14 +63,9 @@ struct CompositePlan {
         var lower = prefix
         var upper = Self.successor(of: prefix)
         if let first = orders.first, spec.fields[fixedCount].mode == .ascending {
-            var bounds = QueryPlan.bounds(on: first.field, in: query.filter)
-            let startValue = query.startAt?.values.first
-            let endValue = query.endAt?.values.first
-            let (lowerCursor, upperCursor) = first.direction == .ascending ? (startValue, endValue) : (endValue, startValue)
-            if let lowerCursor { bounds.lower = QueryPlan.max(bounds.lower, IndexKey.encode(lowerCursor)) }
-            if let upperCursor { bounds.upper = QueryPlan.min(bounds.upper, IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor))) }
-            if let l = bounds.lower { lower = prefix + l }
-            if let u = bounds.upper {
+            let range = QueryPlan.range(of: first, in: query)
+            if let l = range.lower { lower = prefix + l }
+            if let u = range.upper {
                 // A bound written as "every key starting with k" is the successor of the prefix
                 // and k here: the bytes after k are the next fields', which may start with 0xFF.
                 upper = u.last == 0xFF ? Self.successor(of: prefix + u.dropLast()) : prefix + u
@@ -74,7 +73,7 @@ struct CompositePlan {
         }
 
         var conditions = ["c.ix = ?", "c.parent = CAST(? AS TEXT)", "c.value >= ?"]
-        var args: StatementArguments = [id, QueryPlan.text(spec.grouped ? "" : query.collectionPath.description), Data(lower)]
+        var args: StatementArguments = [QueryPlan.text(spec.grouped ? "" : query.collectionPath.description), Data(lower)]
         if let upper {
             conditions.append("c.value < ?")
             args += [Data(upper)]
@@ -82,7 +81,7 @@ struct CompositePlan {
         let direction = descending ? "DESC" : "ASC"
         sql = "SELECT c.doc, c.value FROM composite_entry c WHERE " + conditions.joined(separator: " AND ")
             + " ORDER BY c.value \(direction), c.path_key \(direction)"
-        arguments = args
+        bounds = args
     }
 
     /// Top-level (ANDed) `array-contains` filters: each fixes one element of its field's arrays.

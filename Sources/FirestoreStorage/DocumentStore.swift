@@ -56,7 +56,7 @@ package final class DocumentStore: Sendable {
     @discardableResult
     package func prepareComposite(_ spec: CompositeSpec, for query: Query? = nil, unlessListing limit: Int? = nil) throws -> Bool {
         if composites.contains(spec) { return true }
-        if let query, CompositePlan(query: query, spec: spec, id: 0) == nil { return false }
+        if let query, CompositePlan(query: query, spec: spec) == nil { return false }
         if let limit, composites.listed(for: spec.collectionID).count >= limit { return false }
         try writeNow { s in try s.listComposite(spec) }
         return true

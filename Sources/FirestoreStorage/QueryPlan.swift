@@ -83,7 +83,6 @@ struct QueryPlan {
         let startValue = query.startAt?.values.first
         let endValue = query.endAt?.values.first
         let (lowerCursor, upperCursor) = first.direction == .ascending ? (startValue, endValue) : (endValue, startValue)
-        let filterBounds = Self.bounds(on: first.field, in: query.filter)
         if first.field.isDocumentName {
             var conditions: [String] = []
             var args: StatementArguments = []
@@ -112,10 +111,7 @@ struct QueryPlan {
             // that the cursors and the filters on the first ordered field give, and skips the
             // values a `!=` or `not-in` on it excludes (every candidate is still checked
             // against the whole query).
-            var lower = filterBounds.lower
-            var upper = filterBounds.upper
-            if let lowerCursor { lower = Self.max(lower, IndexKey.encode(lowerCursor)) }
-            if let upperCursor { upper = Self.min(upper, IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor))) }
+            var (lower, upper) = Self.range(of: first, in: query)
             let excluded = Self.excludedKeys(on: first.field, in: query.filter)
             if !excluded.isEmpty {
                 // `!=` and `not-in` never match null.
@@ -162,6 +158,19 @@ struct QueryPlan {
             drivesByField = true
             usesFieldEntries = true
         }
+    }
+
+    /// The range of index keys of `order`'s field (not `__name__`) that the query's top-level
+    /// filters on it and its cursors' first values allow (``bounds(on:in:)``; the cursors count
+    /// when `order` is the query's first order).
+    static func range(of order: StructuredQuery.Order, in query: Query) -> (lower: [UInt8]?, upper: [UInt8]?) {
+        var (lower, upper) = bounds(on: order.field, in: query.filter)
+        let startValue = query.startAt?.values.first
+        let endValue = query.endAt?.values.first
+        let (lowerCursor, upperCursor) = order.direction == .ascending ? (startValue, endValue) : (endValue, startValue)
+        if let lowerCursor { lower = max(lower, IndexKey.encode(lowerCursor)) }
+        if let upperCursor { upper = min(upper, IndexKey.upperBound(ofPrefix: IndexKey.encode(upperCursor))) }
+        return (lower, upper)
     }
 
     /// Text bound as its UTF-8 bytes and cast back in SQL (`CAST(? AS TEXT)`): GRDB binds a

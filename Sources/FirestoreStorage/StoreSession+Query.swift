@@ -21,8 +21,8 @@ extension StoreSession {
         // (A vector search ranks every matching document before any limit.)
         let needed = query.findNearest == nil ? query.limit.map { query.offset + $0 } : nil
         if needed == 0 { return [] }
-        if let plan = try compositePlan(for: query, preferring: composite) {
-            return try runQuery(query, plan: plan, needed: needed)
+        if let (plan, id) = try compositePlan(for: query, preferring: composite) {
+            return try runQuery(query, plan: plan, index: id, needed: needed)
         }
         let plan = QueryPlan(query: query)
         if plan.usesFieldEntries {
@@ -71,30 +71,33 @@ extension StoreSession {
         return query.arrange(collected)
     }
 
-    /// The plan over the first composite index that fits the query and that this snapshot
-    /// lists: `preferred`, then the store's other listed indexes of the query's collection ID.
-    private func compositePlan(for query: Query, preferring preferred: CompositeSpec?) throws -> CompositePlan? {
-        guard query.findNearest == nil else { return nil }
-        var candidates = composites?.listed(for: query.collectionID).map(\.spec) ?? []
-        if let preferred { candidates.insert(preferred, at: 0) }
-        for spec in candidates where CompositePlan(query: query, spec: spec, id: 0) != nil {
-            if let id = try compositeID(of: spec) { return CompositePlan(query: query, spec: spec, id: id) }
+    /// The plan over the first of the store's listed composite indexes of the query's
+    /// collection ID (`preferred` first) that fits the query and that this snapshot lists, with
+    /// the index's row ID.
+    private func compositePlan(for query: Query, preferring preferred: CompositeSpec?) throws -> (CompositePlan, Int64)? {
+        guard query.findNearest == nil, var candidates = composites?.listed(for: query.collectionID), !candidates.isEmpty else { return nil }
+        if let preferred, let i = candidates.firstIndex(where: { $0.spec == preferred }) { candidates.swapAt(0, i) }
+        let inSnapshot = try db.cachedStatement(sql: "SELECT 1 FROM composite_index WHERE id = ?")
+        for listed in candidates {
+            if let plan = CompositePlan(query: query, spec: listed.spec), try Bool.fetchOne(inSnapshot, arguments: [listed.id]) != nil {
+                return (plan, listed.id)
+            }
         }
         return nil
     }
 
     /// Runs a query over a composite index's entries, which come in the order of the query's
     /// orders (ties on all of them in any order: they are all taken, and arranged at the end).
-    private func runQuery(_ query: Query, plan: CompositePlan, needed: Int?) throws -> [Document] {
+    private func runQuery(_ query: Query, plan: CompositePlan, index id: Int64, needed: Int?) throws -> [Document] {
         let load = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM document d WHERE d.id = ?")
         var collected: [Document] = []
         var lastKey: Data?
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments(index: id))
         while let row = try rows.next() {
             let key: Data = row[1]
             if let needed, collected.count >= needed, key != lastKey { break }
-            let id: Int64 = row[0]
-            guard let docRow = try Row.fetchOne(load, arguments: [id]) else { continue }
+            let doc: Int64 = row[0]
+            guard let docRow = try Row.fetchOne(load, arguments: [doc]) else { continue }
             let document = try Self.document(from: docRow)
             if query.matches(document) {
                 collected.append(document)

@@ -221,19 +221,26 @@ package struct StoreSession {
         if try !isListed(collectionID) {
             try db.execute(sql: "INSERT INTO indexed_group (collection_id) VALUES (CAST(? AS TEXT))",
                            arguments: [QueryPlan.text(collectionID)])
-            // Top-level collections (parent = ID) and nested ones (the group index), as a collection group query reads them.
-            for condition in ["parent = CAST(? AS TEXT)", "collection_id = CAST(? AS TEXT) AND parent <> collection_id"] {
-                let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(parent AS BLOB), path_key, fields FROM document WHERE \(condition)",
-                                               arguments: [QueryPlan.text(collectionID)])
-                while let row = try rows.next() {
-                    let fields = try ValueCodec.decodeFields(Array(row[3] as Data))
-                    let parent = String(decoding: row[1] as Data, as: UTF8.self)
-                    try insertEntries(FieldEntries.entries(of: fields), doc: row[0], parent: parent, collectionID: collectionID,
-                                      pathKey: Array(row[2] as Data))
-                }
+            try forEachDocument(inCollectionsNamed: collectionID) { doc, parent, pathKey, fields in
+                try insertEntries(FieldEntries.entries(of: fields), doc: doc, parent: parent, collectionID: collectionID, pathKey: pathKey)
             }
         }
         if let indexed { afterCommit { indexed.insert(collectionID) } }
+    }
+
+    /// Calls `body` with the row ID, parent, path key and fields of every document in
+    /// collections named `collectionID`: top-level ones (parent = ID) and nested ones (the group
+    /// index), as a collection group query reads them.
+    private func forEachDocument(inCollectionsNamed collectionID: String,
+                                 _ body: (Int64, String, [UInt8], [FieldName: Value]) throws -> Void) throws {
+        for condition in ["parent = CAST(? AS TEXT)", "collection_id = CAST(? AS TEXT) AND parent <> collection_id"] {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(parent AS BLOB), path_key, fields FROM document WHERE \(condition)",
+                                           arguments: [QueryPlan.text(collectionID)])
+            while let row = try rows.next() {
+                try body(row[0], String(decoding: row[1] as Data, as: UTF8.self), Array(row[2] as Data),
+                         try ValueCodec.decodeFields(Array(row[3] as Data)))
+            }
+        }
     }
 
     /// Brings a document's entries in the listed composite indexes of its collection ID from
@@ -277,22 +284,14 @@ package struct StoreSession {
     /// it is listed already (decision 0011). Runs in a write transaction; the store learns of the
     /// listing once it commits.
     func listComposite(_ spec: CompositeSpec) throws {
-        let signature = QueryPlan.text(spec.signature)
         let id: Int64
-        if let known = try Int64.fetchOne(db, sql: "SELECT id FROM composite_index WHERE signature = CAST(? AS TEXT)", arguments: [signature]) {
+        if let known = try compositeID(of: spec) {
             id = known
         } else {
-            try db.execute(sql: "INSERT INTO composite_index (signature) VALUES (CAST(? AS TEXT))", arguments: [signature])
+            try db.execute(sql: "INSERT INTO composite_index (signature) VALUES (CAST(? AS TEXT))", arguments: [QueryPlan.text(spec.signature)])
             id = db.lastInsertedRowID
-            for condition in ["parent = CAST(? AS TEXT)", "collection_id = CAST(? AS TEXT) AND parent <> collection_id"] {
-                let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(parent AS BLOB), path_key, fields FROM document WHERE \(condition)",
-                                               arguments: [QueryPlan.text(spec.collectionID)])
-                while let row = try rows.next() {
-                    let fields = try ValueCodec.decodeFields(Array(row[3] as Data))
-                    let parent = String(decoding: row[1] as Data, as: UTF8.self)
-                    try insertCompositeEntries(spec.keys(of: fields), index: id, doc: row[0], parent: spec.entryParent(parent),
-                                               pathKey: Array(row[2] as Data))
-                }
+            try forEachDocument(inCollectionsNamed: spec.collectionID) { doc, parent, pathKey, fields in
+                try insertCompositeEntries(spec.keys(of: fields), index: id, doc: doc, parent: spec.entryParent(parent), pathKey: pathKey)
             }
         }
         if let composites { afterCommit { composites.insert(.init(id: id, spec: spec)) } }
