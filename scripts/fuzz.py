@@ -36,17 +36,14 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import free_port  # noqa: E402  (below the ephemeral range, never handed out twice)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANSWER_WITHIN = 2.0
 EXPORT_WITHIN = 15.0
 KEEP = "fuzz-keep"  # the project whose documents must not change
 FUZZ = "fuzz"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ import glob
 import json
 import multiprocessing
 import os
+import random
 import re
 import shutil
 import signal
@@ -62,8 +63,38 @@ VERSION_RE = re.compile(r"(?<!\d)\d{16}(?!\d)")
 # Ports and servers
 
 
+_handed_out = set()
+
+
+def _ephemeral_range():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = (int(part) for part in f.read().split())
+            return low, high
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    """A TCP port on 127.0.0.1 that nothing listens on now, never the same one twice in a process.
+
+    It is taken below the kernel's ephemeral range: a port from `bind(0)` lies inside it, where
+    every outgoing connection (a test polling the server it just started, say) also takes its
+    local port, so between picking it and the server binding it a client could hold it and the
+    server would fail with "Address already in use"."""
+    low, high = _ephemeral_range()
+    candidates = (10000, low - 1) if low > 11000 else (high + 1, 65535)
+    for _ in range(1000):
+        port = random.randint(*candidates)
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -58,7 +58,12 @@ package struct HTTPListener: Sendable {
         let logger = self.logger
         try await withTaskCancellationHandler {
             try await withThrowingDiscardingTaskGroup { group in
-                var server = try await bind(port: port, connections: open)
+                var server: Server
+                do {
+                    server = try await bind(port: port, connections: open)
+                } catch {
+                    throw ListenError(host: host, port: port, cause: error)
+                }
                 let boundPort = server.channel.localAddress?.port ?? port
                 await onBound(boundPort)
                 while true {

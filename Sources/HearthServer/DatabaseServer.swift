@@ -47,10 +47,12 @@ struct DatabaseServer: Sendable {
                                     responder: CORSResponder(DatabaseRESTResponder(service: rest), exposedHeaders: ["ETag"]),
                                     webSocket: webSocketRoute())
         do {
-            try await listener.run(onBound: onBound)
-        } catch where !settings.isExplicit && !Task.isCancelled {
+            try await ServicePortError.naming("The Realtime Database", option: "--database-port") {
+                try await listener.run(onBound: onBound)
+            }
+        } catch let error as ServicePortError where !settings.isExplicit && !Task.isCancelled {
             onOff()
-            report("hearth: could not serve the Realtime Database on port \(settings.port) (\(error)); it is off. Choose a port with --database-port.")
+            report("hearth: the Realtime Database is off: \(error.failure). Choose a port with --database-port.")
             try await Task.sleep(for: .seconds(Int64.max / 2))
         }
     }

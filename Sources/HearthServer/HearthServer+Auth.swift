@@ -37,15 +37,15 @@ extension HearthServer {
     /// must be free.
     func runAuth(_ listener: HTTPListener, onRunning: @escaping @Sendable (Int) async -> Void,
                  report: @escaping @Sendable (String) -> Void) async throws {
-        let bound = Atomic(false)
         do {
             try await listener.run { port in
-                bound.store(true, ordering: .relaxed)
                 running.started(.auth, host: listener.host, port: port)
                 await onRunning(port)
             }
-        } catch let error as IOError where error.errnoCode == EADDRINUSE && !bound.load(ordering: .relaxed) {
-            guard configuration.authPortIsDefault else { throw AuthPortInUse(port: listener.port) }
+        } catch let failure as ListenError {
+            guard configuration.authPortIsDefault, failure.isAddressInUse else {
+                throw ServicePortError(service: "The Auth emulator", option: "--auth-port", failure: failure, alternative: "0 to turn Auth off")
+            }
             running.off(.auth)
             report("hearth: port \(listener.port) is in use, so the Auth emulator is off. Choose another with --auth-port PORT (0 turns it off).")
             // Ending here would end the server: wait, as the listeners do, for cancellation.
@@ -57,13 +57,5 @@ extension HearthServer {
         do { try auth?.store.close() } catch {
             FileHandle.standardError.write(Data("hearth: could not close the Auth store: \(error)\n".utf8))
         }
-    }
-}
-
-/// The Auth port asked for with `--auth-port` is taken.
-struct AuthPortInUse: Error, CustomStringConvertible {
-    let port: Int
-    var description: String {
-        "the Auth emulator's port \(port) is in use (another emulator?). Choose another with --auth-port PORT, or 0 to turn Auth off."
     }
 }

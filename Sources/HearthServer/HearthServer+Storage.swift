@@ -72,20 +72,23 @@ extension HearthServer {
         )
         let (bound, signal) = AsyncStream.makeStream(of: Int?.self)
         let explicit = configuration.storagePortIsExplicit
-        let port = configuration.storagePort
         let running = self.running
         group.addTask {
             do {
-                try await listener.run { port in
-                    running.started(.storage, host: listener.host, port: port)
-                    signal.yield(port)
-                    await onRunning(port)
+                try await ServicePortError.naming("Storage", option: "--storage-port") {
+                    try await listener.run { port in
+                        running.started(.storage, host: listener.host, port: port)
+                        signal.yield(port)
+                        await onRunning(port)
+                    }
                 }
             } catch {
                 signal.yield(nil)
-                if explicit { throw error }
+                guard let error = error as? ServicePortError, !explicit else { throw error }
                 running.off(.storage)
-                report("hearth: cannot listen on Storage's port \(port) (\(error)); Storage is off. Choose another with --storage-port.")
+                report("hearth: Storage is off: \(error.failure). Choose another port with --storage-port.")
+                // Ending here would end the server: wait, as the listeners do, for cancellation.
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
         }
         for await port in bound {

@@ -137,9 +137,11 @@ package struct HearthServer: Sendable {
                 }
                 let firestoreHost = firestore.host
                 group.addTask {
-                    try await firestore.run { port in
-                        running.started(.firestore, host: firestoreHost, port: port)
-                        await onRunning(port)
+                    try await ServicePortError.naming("Firestore", option: "--port") {
+                        try await firestore.run { port in
+                            running.started(.firestore, host: firestoreHost, port: port)
+                            await onRunning(port)
+                        }
                     }
                 }
                 if let authHTTP {

@@ -26,16 +26,18 @@ struct HubServer: Sendable {
         let listener = HTTPListener(host: host, port: settings.port,
                                     responder: CORSResponder(EmulatorHub(emulators: running, pid: getpid(), export: export)))
         do {
-            try await listener.run { [running, locator, host] port in
-                running.started(.hub, host: host, port: port)
-                if let entry = running.entry(.hub), let warning = locator.write(origins: [EmulatorHub.origin(entry)]) {
-                    report(warning)
+            try await ServicePortError.naming("The emulator hub", option: "--hub-port") {
+                try await listener.run { [running, locator, host] port in
+                    running.started(.hub, host: host, port: port)
+                    if let entry = running.entry(.hub), let warning = locator.write(origins: [EmulatorHub.origin(entry)]) {
+                        report(warning)
+                    }
+                    await onRunning(port)
                 }
-                await onRunning(port)
             }
-        } catch where !settings.isExplicit && !Task.isCancelled {
+        } catch let error as ServicePortError where !settings.isExplicit && !Task.isCancelled {
             running.off(.hub)
-            report("hearth: cannot serve the emulator hub on port \(settings.port) (\(error)); it is off. Choose a port with --hub-port.")
+            report("hearth: the emulator hub is off: \(error.failure). Choose a port with --hub-port.")
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }
     }

@@ -1,8 +1,8 @@
 """Starts one Hearth (in memory, free ports for Firestore and Auth) for the interop tests and points
 the SDKs at it (FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST)."""
 import os
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -14,11 +14,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # The project Hearth is started for: the Auth emulator's client calls (API key only) act on it.
 AUTH_PROJECT = "demo-hearth"
 
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import harness  # noqa: E402  (its free_port: below the ephemeral range, never handed out twice)
+
 
 def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return harness.free_port()
 
 
 def hearth_binary():

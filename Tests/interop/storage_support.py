@@ -8,23 +8,19 @@ made service account key (never a real one), and small HTTP helpers.
 """
 import json
 import os
-import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from harness import free_port  # noqa: E402,F401  (below the ephemeral range, never handed out twice)
 BUCKET = "demo-app.appspot.com"
 PROJECT = "demo-app"
 SIGNER = "signer@demo-app.iam.gserviceaccount.com"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def make_service_account(path, email=SIGNER):

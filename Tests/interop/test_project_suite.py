@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -192,3 +193,69 @@ def test_lists_give_each_database_instance_and_bucket_its_rules_and_flags_replac
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)
+
+
+@pytest.mark.parametrize("option, service, alternative", [
+    ("--port", "Firestore", ""),
+    ("--auth-port", "The Auth emulator", ", or 0 to turn Auth off"),
+    ("--database-port", "The Realtime Database", ""),
+    ("--storage-port", "Storage", ""),
+    ("--hub-port", "The emulator hub", ""),
+])
+def test_a_port_asked_for_that_is_taken_is_named_with_its_option(option, service, alternative, tmp_path):
+    """A busy port given on the command line ends `hearth start` with status 1 and one line naming
+    the service, the address and the option that chooses another (not the socket call's error)."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", free_port()))
+        held.listen()
+        taken = held.getsockname()[1]
+        ports = {"--port": 0, "--auth-port": 0, "--database-port": 0, "--storage-port": 0, "--hub-port": 0}
+        ports["--port"] = free_port()
+        ports[option] = taken
+        args = [hearth_binary(), "start", "--ephemeral"] + [str(x) for pair in ports.items() for x in pair]
+        result = subprocess.run(args, capture_output=True, text=True, timeout=60, env=clean_environment(tmp_path))
+    assert result.returncode == 1, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert errors == [f"Error: {service} cannot listen on 127.0.0.1:{taken}: the port is in use (another emulator or program "
+                      f"holds it). Choose another port with {option} PORT{alternative}."], result.stderr
+
+
+@pytest.mark.parametrize("option, default, message", [
+    ("--storage-port", 9199, "hearth: Storage is off: cannot listen on 127.0.0.1:9199: the port is in use"),
+    ("--database-port", 9000, "hearth: the Realtime Database is off: cannot listen on 127.0.0.1:9000: the port is in use"),
+    ("--hub-port", 4400, "hearth: the emulator hub is off: cannot listen on 127.0.0.1:4400: the port is in use"),
+    ("--auth-port", 9099, "hearth: port 9099 is in use, so the Auth emulator is off"),
+])
+def test_a_taken_default_port_turns_its_service_off_and_the_rest_keep_running(option, default, message, tmp_path):
+    """A service left on its default port, which another program holds, is off with a warning; the
+    server goes on serving the others (it once ended, with status 0, when Storage's was taken)."""
+    held = socket.socket()
+    try:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            held.bind(("127.0.0.1", default))
+            held.listen()
+        except OSError:
+            pass  # something else holds it already: taken either way
+        others = [x for o in ["--auth-port", "--database-port", "--storage-port", "--hub-port"] if o != option for x in (o, "0")]
+        port = free_port()
+        log = open(tmp_path / "hearth.log", "w+")
+        proc = subprocess.Popen([hearth_binary(), "start", "--ephemeral", "--port", str(port), *others],
+                                stdout=log, stderr=subprocess.STDOUT, env=clean_environment(tmp_path))
+        try:
+            deadline = time.time() + 30
+            while not answers(port):
+                assert proc.poll() is None and time.time() < deadline, open(log.name).read()
+                time.sleep(0.05)
+            deadline = time.time() + 10
+            while message not in open(log.name).read():
+                assert time.time() < deadline, open(log.name).read()
+                time.sleep(0.05)
+            time.sleep(1)
+            assert proc.poll() is None, open(log.name).read()
+            assert answers(port)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    finally:
+        held.close()

@@ -13,8 +13,8 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -23,6 +23,8 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from harness import free_port  # noqa: E402,F401  (below the ephemeral range, never handed out twice)
 SDK_VERSION = "10.12.2"
 
 
@@ -33,12 +35,6 @@ def find_sdk():
         if path and os.path.isfile(os.path.join(path, "firebase-firestore.js")):
             return path
     return None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
