@@ -7,6 +7,8 @@
 //        hearth-bench --only indexes    (µs per cached and uncached composite-index verdict)
 //        hearth-bench --only rulescompile (ms to compile 10k-token and 256 KiB rulesets)
 //        hearth-bench --only rulestest  (s for `hearth test` to run 1,000 generated cases)
+//        hearth-bench --only startup    (start-up and idle RSS with every service, then Firestore alone,
+//                                    each as --ephemeral and on a data directory: 7 starts each)
 //        hearth-bench --only storage [--gigabytes N] (Storage uploads and downloads of 1 KB, 1 MB,
 //                                    100 MB objects; memory while streaming an N GB one)
 // Build both in release first: swift build -c release --product hearth --product hearth-bench
@@ -92,15 +94,20 @@ func answersOk(port: Int) -> Bool {
     return n > 0 && String(decoding: buffer[..<n], as: UTF8.self).hasPrefix("HTTP/1.1 200")
 }
 
-func measureStartup(hearth: String) throws {
+/// Starts `hearth` `runs` times (on `--ephemeral` unless `onDisk`, then on a fresh data
+/// directory), timing each start to its first served request, and reads its resident set a
+/// moment after.
+func measureStartup(hearth: String, extra: [String] = [], onDisk: Bool = false, runs: Int = 5, label: String = "") throws {
     var times: [Double] = []
     var rss: [Int] = []
-    for run in 0..<5 {
+    for run in 0..<runs {
         let port = 18_500 + run
         let process = Process()
         process.executableURL = URL(fileURLWithPath: hearth)
-        process.arguments = ["start", "--ephemeral", "--port", String(port)]
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-start-\(getpid())-\(run)")
+        process.arguments = ["start", "--port", String(port)] + (onDisk ? ["--data-dir", data.path] : ["--ephemeral"]) + extra
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         let start = monotonicNanos()
         try process.run()
         while !answersOk(port: port) {
@@ -112,9 +119,11 @@ func measureStartup(hearth: String) throws {
         rss.append(rssKiB(pid: process.processIdentifier))
         process.terminate()
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: data)
     }
-    print("start → first served request: median \(ms(percentile(times, 0.5))) (min \(ms(times.min()!)), 5 runs)")
-    print("idle RSS after start: median \(rss.sorted()[rss.count / 2] / 1024) MB (\(rss.map { "\($0 / 1024)" }.joined(separator: ", ")) MB)")
+    let mib = { (kib: Int) in String(format: "%.1f", Double(kib) / 1024) }
+    print("start → first served request\(label): median \(ms(percentile(times, 0.5))) (min \(ms(times.min()!)), \(runs) runs)")
+    print("idle RSS after start\(label): median \(mib(rss.sorted()[rss.count / 2])) MiB (\(rss.map(mib).joined(separator: ", ")) MiB)")
 }
 
 func httpLatency(hearth: String) async throws {
@@ -267,6 +276,13 @@ if argument("--only") == "batch" {
     exit(0)
 }
 let hearthPath = argument("--hearth") ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hearth").path
+if argument("--only") == "startup" {
+    let alone = ["--auth-port", "0", "--database-port", "0", "--storage-port", "0", "--hub-port", "0"]
+    try measureStartup(hearth: hearthPath, runs: 7, label: ", every service, --ephemeral")
+    try measureStartup(hearth: hearthPath, onDisk: true, runs: 7, label: ", every service, a data directory")
+    try measureStartup(hearth: hearthPath, extra: alone, runs: 7, label: ", Firestore alone, --ephemeral")
+    exit(0)
+}
 if argument("--only") == "storage" {
     try StorageBenchmark.run(hearth: hearthPath, gigabytes: Int(argument("--gigabytes") ?? "1") ?? 1)
     exit(0)

@@ -1,5 +1,6 @@
 package import Foundation
 import GRDB
+import Synchronization
 
 /// The Auth emulator's SQLite file, `auth.sqlite` in the data directory (every project's
 /// accounts, out-of-band codes, refresh tokens and settings), or an in-memory database
@@ -9,23 +10,43 @@ import GRDB
 /// change it guards (no account has this email; create it) cannot interleave with another
 /// request's. Bodies run on the calling thread, as the Firestore store's do.
 package final class AuthStore: Sendable {
-    let writer: any DatabaseWriter
+    /// Opens the database and migrates it to the current schema.
+    private let open: @Sendable () throws -> any DatabaseWriter
+    /// The database, once the first read or write opened it: an Auth emulator nobody calls costs
+    /// no SQLite connection, no memory and no start-up time.
+    private let opened = Mutex<(any DatabaseWriter)?>(nil)
 
     /// The file's name in the data directory.
     package static let fileName = "auth.sqlite"
 
-    /// Opens (creating when needed) the store at `path`, or an in-memory store when nil.
+    /// The store at `path` (created when missing), or an in-memory store when nil; the file is
+    /// opened by the first read or write, and a failure to open it is that call's error.
     package init(path: String?) throws {
-        var config = Configuration()
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        open = {
+            var config = Configuration()
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            let writer: any DatabaseWriter = if let path {
+                try DatabasePool(path: path, configuration: config)
+            } else {
+                try DatabaseQueue(configuration: config)
+            }
+            try AuthMigrations.migrator.migrate(writer)
+            return writer
         }
-        if let path {
-            writer = try DatabasePool(path: path, configuration: config)
-        } else {
-            writer = try DatabaseQueue(configuration: config)
+    }
+
+    /// The database, opened now if no call has opened it yet.
+    var writer: any DatabaseWriter {
+        get throws {
+            try opened.withLock { current in
+                if let current { return current }
+                let writer = try open()
+                current = writer
+                return writer
+            }
         }
-        try AuthMigrations.migrator.migrate(writer)
     }
 
     /// Opens `auth.sqlite` in `dataDirectory` (created when missing), or an in-memory store.
@@ -40,6 +61,7 @@ package final class AuthStore: Sendable {
 
     /// Runs `body` in a read-only snapshot.
     package func read<T>(_ body: (AuthSession) throws -> T) throws -> T {
+        let writer = try self.writer
         if let queue = writer as? DatabaseQueue {
             return try queue.unsafeRead { db in try body(AuthSession(db: db)) }
         }
@@ -48,7 +70,7 @@ package final class AuthStore: Sendable {
 
     /// Runs `body` in one write transaction; an error rolls everything back.
     package func write<T>(_ body: (AuthSession) throws -> T) throws -> T {
-        try writer.writeWithoutTransaction { db in
+        try self.writer.writeWithoutTransaction { db in
             try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
             do {
                 let result = try body(AuthSession(db: db))
@@ -63,6 +85,7 @@ package final class AuthStore: Sendable {
 
     /// Closes the connections (the writer last, so that SQLite checkpoints the WAL).
     package func close() throws {
+        let writer = opened.withLock { $0 }
         if let pool = writer as? DatabasePool {
             pool.releaseMemory()
             try pool.close()

@@ -11,7 +11,15 @@ import Synchronization
 /// pass) and downloads stream out of one, a bounded chunk at a time, on NIO's blocking-I/O
 /// thread pool rather than the event loops.
 package final class StorageEngine: Sendable {
-    package let store: ObjectStore
+    /// Opens the metadata database (migrated to the current schema).
+    private let openStore: @Sendable () throws -> ObjectStore
+    /// The metadata database, once the first call that needs it opened it and swept up what a
+    /// crash left: a Storage emulator nobody calls costs no SQLite connection, no memory and no
+    /// start-up time.
+    private let opened = Mutex<ObjectStore?>(nil)
+    /// The files under `blobs/` and `uploads/` when the engine was made: the only ones a crash
+    /// can have left (the sweep at the first call must not take a file this process wrote).
+    private let filesAtStart: BlobDirectory.Entries
     package let blobs: BlobDirectory
     package let authorizer: StorageAuthorizer
     package let keys: ServiceAccountKeys
@@ -30,30 +38,46 @@ package final class StorageEngine: Sendable {
     /// Opens the Storage data under `dataDirectory/storage/` (SQLite `storage.sqlite`, object
     /// bytes under `blobs/`, uploads in progress under `uploads/`), or, when nil
     /// (`--ephemeral`), metadata in memory and bytes in a temporary directory removed by
-    /// ``close()``. Files a crash left behind are removed.
+    /// ``close()``. The database opens, and files a crash left behind are removed, when the first
+    /// call needs it.
     package init(dataDirectory: URL?, firestore: (any StorageDocumentLookup)? = nil, keys: ServiceAccountKeys = ServiceAccountKeys(),
                  clock: any StorageClock = SystemStorageClock()) throws {
         if let dataDirectory {
             let root = dataDirectory.appendingPathComponent("storage")
             blobs = try BlobDirectory(root: root, isDurable: true)
-            store = try ObjectStore(path: root.appendingPathComponent("storage.sqlite").path)
+            let path = root.appendingPathComponent("storage.sqlite").path
+            openStore = { try ObjectStore(path: path) }
+            filesAtStart = blobs.entries()
         } else {
             blobs = try BlobDirectory.temporary()
-            store = try ObjectStore(path: nil)
+            openStore = { try ObjectStore(path: nil) }
+            filesAtStart = BlobDirectory.Entries()
         }
         authorizer = StorageAuthorizer(rules: StorageRulesRegistry(), firestore: firestore, clock: clock)
         self.keys = keys
         self.clock = clock
-        try recover()
+    }
+
+    /// The metadata database, opened (and a crash's leftovers removed) now if no call has yet.
+    package var store: ObjectStore {
+        get throws {
+            try opened.withLock { current in
+                if let current { return current }
+                let store = try openStore()
+                try recover(store)
+                current = store
+                return store
+            }
+        }
     }
 
     /// Removes what a crash left (files no row names), cuts resumable uploads' files back to
     /// the bytes acknowledged, and forgets sessions older than a week.
-    func recover() throws {
+    func recover(_ store: ObjectStore) throws {
         let now = clock.nowMicros()
         try store.write { try $0.deleteUploads(finishedOrStartedBefore: now - Self.sessionLifetimeMicros) }
         let (referenced, active) = try store.read { (try $0.referencedBlobs(), try $0.activeUploads()) }
-        blobs.sweep(keepingBlobs: referenced, keepingUploads: active)
+        blobs.sweep(keepingBlobs: referenced, keepingUploads: active, among: filesAtStart)
         for id in active {
             guard let session = try store.read({ try $0.upload(id) }) else { continue }
             let path = blobs.uploadPath(id)
@@ -73,7 +97,7 @@ package final class StorageEngine: Sendable {
     /// temporary directory is removed.
     package func close() {
         do {
-            try store.close()
+            try opened.withLock { $0 }?.close()
         } catch {
             FileHandle.standardError.write(Data("hearth: could not close the Storage database: \(error)\n".utf8))
         }

@@ -87,7 +87,7 @@ struct StorageEngineTests {
         }
     }
 
-    @Test("at start, files no row names are removed and an upload's unacknowledged bytes cut off")
+    @Test("the first call after a restart finds files no row names removed and an upload's unacknowledged bytes cut off")
     func sweep() async throws {
         try await Self.withDirectory { directory in
             var engine = try StorageEngine(dataDirectory: directory)
@@ -110,6 +110,9 @@ struct StorageEngineTests {
 
             engine = try StorageEngine(dataDirectory: directory)
             defer { engine.close() }
+            // The database opens, and the sweep runs, when a call first needs it.
+            #expect(Self.files(blobs.blobsURL).count == 2)
+            #expect(try await Self.bytes(engine, "kept") == Self.pattern(1000))
             #expect(Self.files(blobs.blobsURL).count == 1 && Self.files(blobs.uploadsURL) == [session.id])
             #expect(try FileManager.default.attributesOfItem(atPath: blobs.uploadPath(session.id))[.size] as? Int == 1000)
             let done = try await engine.continueResumable(session.id, offset: 1000, body: Self.body(Array(Self.pattern(3000, seed: 1)[1000...])),
@@ -159,5 +162,26 @@ struct StorageEngineTests {
         #expect(try await Self.bytes(engine, "e") == Self.pattern(10))
         engine.close()
         #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
+    @Test("an ephemeral engine removes the temporary directories of killed runs, and keeps those of running ones")
+    func ephemeralLeftovers() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-storage-\(getuid())")
+        // A process that has ended: its pid names no process (until the system reuses it).
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let killed = base.appendingPathComponent("\(ended.processIdentifier)-deadbeef")
+        let running = base.appendingPathComponent("1-cafecafe")
+        for directory in [killed, running] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("blobs"), withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: running) }
+        let engine = try StorageEngine(dataDirectory: nil)
+        defer { engine.close() }
+        #expect(!FileManager.default.fileExists(atPath: killed.path))
+        #expect(FileManager.default.fileExists(atPath: running.path))
+        #expect(engine.blobs.root.deletingLastPathComponent().standardizedFileURL == base.standardizedFileURL)
     }
 }
