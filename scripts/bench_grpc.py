@@ -34,11 +34,12 @@ def wait_ok(port, timeout=120):
         raise RuntimeError(f"nothing answered on port {port}")
 
 
-def group_cpu(pgid):
-    """CPU seconds used so far by the processes of a process group (Linux /proc), or None."""
+def group_cpu(pgid, split=False):
+    """CPU seconds used so far by the processes of a process group (Linux /proc), or None; with
+    `split`, a pair (user, system)."""
     if pgid is None or not os.path.isdir("/proc"):
         return None
-    total = 0
+    user = system = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -47,8 +48,10 @@ def group_cpu(pgid):
         except OSError:
             continue
         if int(fields[2]) == pgid:  # pgrp
-            total += int(fields[11]) + int(fields[12])  # utime + stime
-    return total / os.sysconf("SC_CLK_TCK")
+            user += int(fields[11])  # utime
+            system += int(fields[12])  # stime
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user / tick, system / tick) if split else (user + system) / tick
 
 
 def prepare_batches(db, batches, collection):
