@@ -35,11 +35,12 @@ package final class StorageRulesRegistry: Sendable {
     }
 
     private let state = Mutex(State())
-    private let open: Ruleset
+    /// ``openRules`` compiled, the first time a `demo-` bucket without rules is called (not at
+    /// start: compiling brings the rules compiler's code into memory).
+    private static let open: Ruleset =
+        Ruleset.compile(files: [RulesSource(name: "default_storage.rules", text: openRules)], expectedService: .storage).ruleset!
 
-    package init() {
-        open = Ruleset.compile(files: [RulesSource(name: "default_storage.rules", text: Self.openRules)], expectedService: .storage).ruleset!
-    }
+    package init() {}
 
     /// Compiles `files` as the rules of every bucket (replacing any per-bucket rules). On
     /// compile errors nothing changes; the compilation carries the diagnostics.
@@ -81,7 +82,7 @@ package final class StorageRulesRegistry: Sendable {
     package func ruleset(for bucket: BucketName) -> Ruleset? {
         let loaded = state.withLock { $0.buckets[bucket.text] ?? $0.all }
         if let loaded { return loaded.ruleset }
-        return bucket.projectID.hasPrefix("demo-") ? open : nil
+        return bucket.projectID.hasPrefix("demo-") ? Self.open : nil
     }
 
     /// Whether any rules were loaded (rather than none at all).
