@@ -12,9 +12,15 @@ import Synchronization
 package final class AuthStore: Sendable {
     /// Opens the database and migrates it to the current schema.
     private let open: @Sendable () throws -> any DatabaseWriter
+    private enum State {
+        case unopened
+        case open(any DatabaseWriter)
+        case closed
+    }
+
     /// The database, once the first read or write opened it: an Auth emulator nobody calls costs
     /// no SQLite connection, no memory and no start-up time.
-    private let opened = Mutex<(any DatabaseWriter)?>(nil)
+    private let state = Mutex(State.unopened)
 
     /// The file's name in the data directory.
     package static let fileName = "auth.sqlite"
@@ -37,14 +43,20 @@ package final class AuthStore: Sendable {
         }
     }
 
-    /// The database, opened now if no call has opened it yet.
+    /// The database, opened now if no call has opened it yet; after ``close()``, an error.
     var writer: any DatabaseWriter {
         get throws {
-            try opened.withLock { current in
-                if let current { return current }
-                let writer = try open()
-                current = writer
-                return writer
+            try state.withLock { state in
+                switch state {
+                case .open(let writer):
+                    return writer
+                case .closed:
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the Auth store is closed")
+                case .unopened:
+                    let writer = try open()
+                    state = .open(writer)
+                    return writer
+                }
             }
         }
     }
@@ -85,7 +97,11 @@ package final class AuthStore: Sendable {
 
     /// Closes the connections (the writer last, so that SQLite checkpoints the WAL).
     package func close() throws {
-        let writer = opened.withLock { $0 }
+        let writer: (any DatabaseWriter)? = state.withLock { state in
+            defer { state = .closed }
+            if case .open(let writer) = state { return writer }
+            return nil
+        }
         if let pool = writer as? DatabasePool {
             pool.releaseMemory()
             try pool.close()

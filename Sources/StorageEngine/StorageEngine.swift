@@ -13,10 +13,16 @@ import Synchronization
 package final class StorageEngine: Sendable {
     /// Opens the metadata database (migrated to the current schema).
     private let openStore: @Sendable () throws -> ObjectStore
+    private enum StoreState {
+        case unopened
+        case open(ObjectStore)
+        case closed
+    }
+
     /// The metadata database, once the first call that needs it opened it and swept up what a
     /// crash left: a Storage emulator nobody calls costs no SQLite connection, no memory and no
     /// start-up time.
-    private let opened = Mutex<ObjectStore?>(nil)
+    private let storeState = Mutex(StoreState.unopened)
     /// The files under `blobs/` and `uploads/` when the engine was made: the only ones a crash
     /// can have left (the sweep at the first call must not take a file this process wrote).
     private let filesAtStart: BlobDirectory.Entries
@@ -58,15 +64,22 @@ package final class StorageEngine: Sendable {
         self.clock = clock
     }
 
-    /// The metadata database, opened (and a crash's leftovers removed) now if no call has yet.
+    /// The metadata database, opened (and a crash's leftovers removed) now if no call has yet;
+    /// after ``close()``, an error.
     package var store: ObjectStore {
         get throws {
-            try opened.withLock { current in
-                if let current { return current }
-                let store = try openStore()
-                try recover(store)
-                current = store
-                return store
+            try storeState.withLock { state in
+                switch state {
+                case .open(let store):
+                    return store
+                case .closed:
+                    throw StorageError.internalError("The Storage emulator is shutting down.")
+                case .unopened:
+                    let store = try openStore()
+                    try recover(store)
+                    state = .open(store)
+                    return store
+                }
             }
         }
     }
@@ -97,7 +110,12 @@ package final class StorageEngine: Sendable {
     /// temporary directory is removed.
     package func close() {
         do {
-            try opened.withLock { $0 }?.close()
+            let store: ObjectStore? = storeState.withLock { state in
+                defer { state = .closed }
+                if case .open(let store) = state { return store }
+                return nil
+            }
+            try store?.close()
         } catch {
             FileHandle.standardError.write(Data("hearth: could not close the Storage database: \(error)\n".utf8))
         }

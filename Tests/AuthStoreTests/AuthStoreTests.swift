@@ -107,6 +107,27 @@ struct AuthStoreTests {
         try reopened.close()
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("auth.sqlite").path))
     }
+
+    @Test("the file is opened by the first read or write, not before; a closed store stays closed")
+    func lazyOpening() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auth-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("auth.sqlite").path
+        let store = try AuthStore(dataDirectory: dir)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try store.read { try $0.account("p", localId: "a") } == nil)
+        #expect(FileManager.default.fileExists(atPath: file))
+        try store.close()
+        #expect(throws: DatabaseError.self) { try store.read { try $0.account("p", localId: "a") } }
+        #expect(throws: DatabaseError.self) { try store.write { try $0.save("p", Self.account("a")) } }
+
+        // Never opened, then closed: no file, and still closed.
+        let other = dir.appendingPathComponent("other")
+        let unused = try AuthStore(dataDirectory: other)
+        try unused.close()
+        #expect(throws: DatabaseError.self) { try unused.read { try $0.account("p", localId: "a") } }
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("auth.sqlite").path))
+    }
 }
 
 @Suite("Auth store migrations")

@@ -164,6 +164,20 @@ struct StorageEngineTests {
         #expect(!FileManager.default.fileExists(atPath: root.path))
     }
 
+    @Test("the database is opened by the first call, not before; after close, calls fail rather than open it again")
+    func lazyOpening() async throws {
+        try await Self.withDirectory { directory in
+            let file = directory.appendingPathComponent("storage/storage.sqlite").path
+            let engine = try StorageEngine(dataDirectory: directory)
+            #expect(!FileManager.default.fileExists(atPath: file))
+            _ = try await Self.upload(engine, "a", Self.pattern(10))
+            #expect(FileManager.default.fileExists(atPath: file))
+            engine.close()
+            await #expect(throws: StorageError.self) { _ = try await Self.bytes(engine, "a") }
+            #expect(throws: (any Error).self) { _ = try engine.store }
+        }
+    }
+
     @Test("an ephemeral engine removes the temporary directories of killed runs, and keeps those of running ones")
     func ephemeralLeftovers() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-storage-\(getuid())")
