@@ -14,7 +14,10 @@ package final class StorageEngine: Sendable {
     /// Opens the metadata database (migrated to the current schema).
     private let openStore: @Sendable () throws -> ObjectStore
     private enum StoreState {
-        case unopened
+        /// Not opened yet; with the files under `blobs/` and `uploads/` when the engine was made,
+        /// the only ones a crash can have left (the sweep at the first call must not take a file
+        /// this process wrote), kept only until then.
+        case unopened(filesAtStart: BlobDirectory.Entries)
         case open(ObjectStore)
         case closed
     }
@@ -22,10 +25,7 @@ package final class StorageEngine: Sendable {
     /// The metadata database, once the first call that needs it opened it and swept up what a
     /// crash left: a Storage emulator nobody calls costs no SQLite connection, no memory and no
     /// start-up time.
-    private let storeState = Mutex(StoreState.unopened)
-    /// The files under `blobs/` and `uploads/` when the engine was made: the only ones a crash
-    /// can have left (the sweep at the first call must not take a file this process wrote).
-    private let filesAtStart: BlobDirectory.Entries
+    private let storeState: Mutex<StoreState>
     package let blobs: BlobDirectory
     package let authorizer: StorageAuthorizer
     package let keys: ServiceAccountKeys
@@ -53,11 +53,11 @@ package final class StorageEngine: Sendable {
             blobs = try BlobDirectory(root: root, isDurable: true)
             let path = root.appendingPathComponent("storage.sqlite").path
             openStore = { try ObjectStore(path: path) }
-            filesAtStart = blobs.entries()
+            storeState = Mutex(.unopened(filesAtStart: blobs.entries()))
         } else {
             blobs = try BlobDirectory.temporary()
             openStore = { try ObjectStore(path: nil) }
-            filesAtStart = BlobDirectory.Entries()
+            storeState = Mutex(.unopened(filesAtStart: BlobDirectory.Entries()))
         }
         authorizer = StorageAuthorizer(rules: StorageRulesRegistry(), firestore: firestore, clock: clock)
         self.keys = keys
@@ -74,9 +74,14 @@ package final class StorageEngine: Sendable {
                     return store
                 case .closed:
                     throw StorageError.internalError("The Storage emulator is shutting down.")
-                case .unopened:
+                case .unopened(let filesAtStart):
                     let store = try openStore()
-                    try recover(store)
+                    do {
+                        try recover(store, among: filesAtStart)
+                    } catch {
+                        try? store.close()
+                        throw error
+                    }
                     state = .open(store)
                     return store
                 }
@@ -84,9 +89,9 @@ package final class StorageEngine: Sendable {
         }
     }
 
-    /// Removes what a crash left (files no row names), cuts resumable uploads' files back to
-    /// the bytes acknowledged, and forgets sessions older than a week.
-    func recover(_ store: ObjectStore) throws {
+    /// Removes what a crash left (files of `filesAtStart` no row names), cuts resumable uploads'
+    /// files back to the bytes acknowledged, and forgets sessions older than a week.
+    func recover(_ store: ObjectStore, among filesAtStart: BlobDirectory.Entries) throws {
         let now = clock.nowMicros()
         try store.write { try $0.deleteUploads(finishedOrStartedBefore: now - Self.sessionLifetimeMicros) }
         let (referenced, active) = try store.read { (try $0.referencedBlobs(), try $0.activeUploads()) }
