@@ -25,9 +25,17 @@ package final class AuthStore: Sendable {
     /// The file's name in the data directory.
     package static let fileName = "auth.sqlite"
 
+    /// Where the first failure to open the file is told (the server's log), besides the call.
+    private let report: (@Sendable (String) -> Void)?
+    private let failureReported = Atomic(false)
+    private let path: String?
+
     /// The store at `path` (created when missing), or an in-memory store when nil; the file is
-    /// opened by the first read or write, and a failure to open it is that call's error.
-    package init(path: String?) throws {
+    /// opened by the first read or write, and a failure to open it is that call's error (and the
+    /// first such failure goes to `report` too).
+    package init(path: String?, report: (@Sendable (String) -> Void)? = nil) throws {
+        self.report = report
+        self.path = path
         open = {
             var config = Configuration()
             config.prepareDatabase { db in
@@ -53,22 +61,29 @@ package final class AuthStore: Sendable {
                 case .closed:
                     throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the Auth store is closed")
                 case .unopened:
-                    let writer = try open()
-                    state = .open(writer)
-                    return writer
+                    do {
+                        let writer = try open()
+                        state = .open(writer)
+                        return writer
+                    } catch {
+                        if let report, !failureReported.exchange(true, ordering: .relaxed) {
+                            report("hearth: cannot open the Auth database \(path ?? "(in memory)"): \(error). Auth calls fail until it opens.")
+                        }
+                        throw error
+                    }
                 }
             }
         }
     }
 
     /// Opens `auth.sqlite` in `dataDirectory` (created when missing), or an in-memory store.
-    package convenience init(dataDirectory: URL?) throws {
+    package convenience init(dataDirectory: URL?, report: (@Sendable (String) -> Void)? = nil) throws {
         guard let dataDirectory else {
-            try self.init(path: nil)
+            try self.init(path: nil, report: report)
             return
         }
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        try self.init(path: dataDirectory.appendingPathComponent(Self.fileName).path)
+        try self.init(path: dataDirectory.appendingPathComponent(Self.fileName).path, report: report)
     }
 
     /// Runs `body` in a read-only snapshot.

@@ -12,7 +12,7 @@ extension HearthServer {
     /// when ephemeral), tokens unsigned or, with `--sign-tokens`, signed with the RSA key kept
     /// in that store (made on first use).
     static func makeAuthService(_ configuration: HearthConfiguration) throws -> AuthService {
-        let store = try AuthStore(dataDirectory: configuration.dataDirectory)
+        let store = try AuthStore(dataDirectory: configuration.dataDirectory, report: standardError)
         var signer = TokenSigner.unsigned
         if configuration.signTokens {
             let key = try store.write { s in

@@ -16,7 +16,8 @@ extension HearthServer {
         if let path = ProcessInfo.processInfo.environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
             try? keys.add(files: [URL(fileURLWithPath: path)])
         }
-        return try StorageEngine(dataDirectory: configuration.dataDirectory, firestore: FirestoreStorageLookup(engine: firestore), keys: keys)
+        return try StorageEngine(dataDirectory: configuration.dataDirectory, firestore: FirestoreStorageLookup(engine: firestore), keys: keys,
+                                 report: standardError)
     }
 
     /// Loads the Storage rules files now (`--storage-rules` for every bucket, firebase.json's

@@ -26,6 +26,8 @@ package final class StorageEngine: Sendable {
     /// crash left: a Storage emulator nobody calls costs no SQLite connection, no memory and no
     /// start-up time.
     private let storeState: Mutex<StoreState>
+    private let report: (@Sendable (String) -> Void)?
+    private let failureReported = Atomic(false)
     package let blobs: BlobDirectory
     package let authorizer: StorageAuthorizer
     package let keys: ServiceAccountKeys
@@ -46,8 +48,10 @@ package final class StorageEngine: Sendable {
     /// (`--ephemeral`), metadata in memory and bytes in a temporary directory removed by
     /// ``close()``. The database opens, and files a crash left behind are removed, when the first
     /// call needs it.
+    /// The first failure to open the database also goes to `report` (the server's log).
     package init(dataDirectory: URL?, firestore: (any StorageDocumentLookup)? = nil, keys: ServiceAccountKeys = ServiceAccountKeys(),
-                 clock: any StorageClock = SystemStorageClock()) throws {
+                 clock: any StorageClock = SystemStorageClock(), report: (@Sendable (String) -> Void)? = nil) throws {
+        self.report = report
         if let dataDirectory {
             let root = dataDirectory.appendingPathComponent("storage")
             blobs = try BlobDirectory(root: root, isDurable: true)
@@ -75,7 +79,17 @@ package final class StorageEngine: Sendable {
                 case .closed:
                     throw StorageError.internalError("The Storage emulator is shutting down.")
                 case .unopened(let filesAtStart):
-                    let store = try openStore()
+                    let store: ObjectStore
+                    do {
+                        store = try openStore()
+                    } catch {
+                        let path = blobs.isDurable ? blobs.root.appendingPathComponent("storage.sqlite").path : "(in memory)"
+                        let what = "the Storage database \(path): \(error)"
+                        if let report, !failureReported.exchange(true, ordering: .relaxed) {
+                            report("hearth: cannot open \(what). Storage calls fail until it opens.")
+                        }
+                        throw StorageError.internalError("Cannot open \(what)")
+                    }
                     do {
                         try recover(store, among: filesAtStart)
                     } catch {

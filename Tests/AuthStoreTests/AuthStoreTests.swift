@@ -3,6 +3,7 @@ import AuthStore
 import Foundation
 import GRDB
 import HearthJSON
+import Synchronization
 import Testing
 
 @Suite("Auth store")
@@ -127,6 +128,26 @@ struct AuthStoreTests {
         try unused.close()
         #expect(throws: DatabaseError.self) { try unused.read { try $0.account("p", localId: "a") } }
         #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("auth.sqlite").path))
+    }
+
+    @Test("a file that is not a database fails each call, is told to the log once, and is left as it was")
+    func unopenable() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auth-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("auth.sqlite")
+        let garbage = Data(String(repeating: "not a database ", count: 20).utf8)
+        try garbage.write(to: file)
+        let reports = Mutex<[String]>([])
+        let store = try AuthStore(dataDirectory: dir, report: { line in reports.withLock { $0.append(line) } })
+        #expect(throws: (any Error).self) { try store.read { try $0.account("p", localId: "a") } }
+        #expect(throws: (any Error).self) { try store.write { try $0.save("p", Self.account("a")) } }
+        let lines = reports.withLock { $0 }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("hearth: cannot open the Auth database \(file.path): ") == true)
+        #expect(lines.first?.contains("not a database") == true)
+        #expect(try Data(contentsOf: file) == garbage)
+        try store.close()
     }
 }
 

@@ -4,6 +4,7 @@ import NIOCore
 import StorageEngine
 import StorageModel
 import StorageStore
+import Synchronization
 import Testing
 
 /// The engine on disk: what survives a restart, and what a crash leaves is cleaned away.
@@ -175,6 +176,32 @@ struct StorageEngineTests {
             engine.close()
             await #expect(throws: StorageError.self) { _ = try await Self.bytes(engine, "a") }
             #expect(throws: (any Error).self) { _ = try engine.store }
+        }
+    }
+
+    @Test("a database file that is not one fails each call with its path, is told to the log once, and is left as it was")
+    func unopenable() async throws {
+        try await Self.withDirectory { directory in
+            let file = directory.appendingPathComponent("storage/storage.sqlite")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let garbage = Data(String(repeating: "not a database ", count: 20).utf8)
+            try garbage.write(to: file)
+            let reports = Mutex<[String]>([])
+            let engine = try StorageEngine(dataDirectory: directory, report: { line in reports.withLock { $0.append(line) } })
+            defer { engine.close() }
+            for _ in 0..<2 {
+                do {
+                    _ = try await Self.upload(engine, "a", Self.pattern(10))
+                    Issue.record("the upload succeeded")
+                } catch let error as StorageError {
+                    #expect(error.code == .internal)
+                    #expect(error.message.hasPrefix("Cannot open the Storage database \(file.path): "))
+                }
+            }
+            let lines = reports.withLock { $0 }
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("hearth: cannot open the Storage database \(file.path): ") == true)
+            #expect(try Data(contentsOf: file) == garbage)
         }
     }
 
