@@ -113,8 +113,7 @@ def measure(port, project, pgid, scale, warm_seconds):
         user0, system0 = group_cpu(pgid, split=True)
         run()
         user1, system1 = group_cpu(pgid, split=True)
-        figures[name] = ((user1 - user0) + (system1 - system0)) / count * 1000
-        figures[name + " (system)"] = (system1 - system0) / count * 1000
+        figures[name] = (((user1 - user0) + (system1 - system0)) / count * 1000, (system1 - system0) / count * 1000)
     if "w" in watch:
         watch["w"].unsubscribe()
     return figures
@@ -149,17 +148,17 @@ def main():
                 print(f"official emulator: measurement failed ({error}); its column is empty")
     else:
         print("official emulator: skipped (gcloud not found)")
-    names = [name for name in results["hearth"] if not name.endswith(" (system)")]
     print(f"emulator CPU per operation, ms (warm {args.warm_seconds:.0f} s first; utime+stime from /proc; "
           "the (system) lines are the kernel's part, stime):")
     print(f"  {'':26}{'hearth':>10}{'official':>10}{'ratio':>8}")
-    for name in [n for base in names for n in (base, base + " (system)")]:
-        h = results["hearth"][name]
-        o = results.get("official", {}).get(name)
-        ratio = f"{h / o:.2f}x" if o else "-"
-        print(f"  {name:26}{h:10.3f}{(o if o is not None else float('nan')):10.3f}{ratio:>8}")
+    for name in results["hearth"]:
+        for part, label in ((0, name), (1, name + " (system)")):
+            h = results["hearth"][name][part]
+            o = results["official"][name][part] if "official" in results else None
+            ratio = f"{h / o:.2f}x" if o else "-"
+            print(f"  {label:26}{h:10.3f}{(o if o is not None else float('nan')):10.3f}{ratio:>8}")
     for emulator, figures in results.items():
-        extra = figures["listener update"] - figures["commit"]
+        extra = figures["listener update"][0] - figures["commit"][0]
         print(f"  {emulator}: a listener update costs {extra:.3f} ms above a commit alone")
 
 

@@ -26,8 +26,8 @@ struct DatabaseServer: Sendable {
         rest = DatabaseRESTService(database: service)
     }
 
-    /// Serves the port until cancelled; `onOff` is called instead of `onBound` when a busy
-    /// default port turns the database off.
+    /// Serves the port until cancelled; `onOff` is called instead of `onBound`, and it returns,
+    /// when a busy default port turns the database off.
     func run(onBound: @escaping @Sendable (Int) async -> Void, onOff: @escaping @Sendable () -> Void = {}) async throws {
         var files: [WatchedFile] = []
         if let file = settings.rulesFile {
@@ -53,7 +53,6 @@ struct DatabaseServer: Sendable {
         } catch let error as ServicePortError where !settings.isExplicit && !Task.isCancelled {
             onOff()
             report("hearth: the Realtime Database is off: \(error.failure). Choose a port with --database-port.")
-            try await Task.sleep(for: .seconds(Int64.max / 2))
         }
     }
 

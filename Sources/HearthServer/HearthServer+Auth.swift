@@ -33,8 +33,8 @@ extension HearthServer {
     }
 
     /// Serves the Auth port until cancelled. When the default port is taken (another emulator
-    /// runs), the Auth emulator stays off with a warning and Firestore goes on; a port asked for
-    /// must be free.
+    /// runs), the Auth emulator stays off with a warning (this returns) and Firestore goes on; a
+    /// port asked for must be free.
     func runAuth(_ listener: HTTPListener, onRunning: @escaping @Sendable (Int) async -> Void,
                  report: @escaping @Sendable (String) -> Void) async throws {
         do {
@@ -48,8 +48,6 @@ extension HearthServer {
             }
             running.off(.auth)
             report("hearth: port \(listener.port) is in use, so the Auth emulator is off. Choose another with --auth-port PORT (0 turns it off).")
-            // Ending here would end the server: wait, as the listeners do, for cancellation.
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }
     }
 

@@ -88,8 +88,6 @@ extension HearthServer {
                 guard let error = error as? ServicePortError, !explicit else { throw error }
                 running.off(.storage)
                 report("hearth: Storage is off: \(error.failure). Choose another port with --storage-port.")
-                // Ending here would end the server: wait, as the listeners do, for cancellation.
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
         }
         for await port in bound {

@@ -166,8 +166,11 @@ package struct HearthServer: Sendable {
                         throw CancellationError()
                     }
                 }
+                // Ends on a signal, on cancellation (every task then returns) or on a task's error;
+                // a task that returns early (a service whose default port was busy, turned off)
+                // leaves the others serving.
                 do {
-                    try await group.next()
+                    for try await _ in group {}
                 } catch is CancellationError {
                     // a signal
                 }

@@ -21,7 +21,7 @@ struct HubServer: Sendable {
     }
 
     /// Serves the port until cancelled. A busy default port (4400) turns the hub off with a
-    /// warning; a busy port asked for is an error.
+    /// warning (and returns); a busy port asked for is an error.
     func run(onRunning: @escaping @Sendable (Int) async -> Void, report: @escaping @Sendable (String) -> Void) async throws {
         let listener = HTTPListener(host: host, port: settings.port,
                                     responder: CORSResponder(EmulatorHub(emulators: running, pid: getpid(), export: export)))
@@ -38,7 +38,6 @@ struct HubServer: Sendable {
         } catch let error as ServicePortError where !settings.isExplicit && !Task.isCancelled {
             running.off(.hub)
             report("hearth: the emulator hub is off: \(error.failure). Choose a port with --hub-port.")
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }
     }
 }
