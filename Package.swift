@@ -15,17 +15,20 @@ let settings: [SwiftSetting] = [
 /// to the dynamic symbol table (nothing looks them up), and, where the C library can read them
 /// (glibc 2.36 and later), with packed relative relocations. Together they keep the pages the
 /// loader touches at start-up, and so idle memory, small (docs/decisions/0004-linking.md).
-/// Release builds also place the functions that start-up runs side by side
-/// (`Sources/hearth/startup-order.txt`, written by `scripts/startup-order`), so that the few
-/// megabytes of code start-up needs are not spread over the whole text segment (decision 0010).
+/// Release builds also place the code that start-up runs side by side (the functions in
+/// `Sources/hearth/startup-order.txt`, the sections no symbol names in
+/// `Sources/hearth/startup-sections.ld`, both written by `scripts/startup_order.py`), so that
+/// the few megabytes of code start-up needs are not spread over the whole text segment
+/// (decision 0010).
 let hearthLinkerSettings: [LinkerSetting] = {
     #if os(Linux)
     var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
-    var release: [String] = []
-    let order = String(#filePath.dropLast("Package.swift".count)) + "Sources/hearth/startup-order.txt"
-    if access(order, R_OK) == 0 {
-        release = ["-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering"]
-    }
+    // Both files are committed; they are named whether or not they exist, because SwiftPM caches
+    // this manifest's result by its text and would not notice a file appearing.
+    let here = String(#filePath.dropLast("Package.swift".count))
+    let release = ["-Xlinker", "--symbol-ordering-file=" + here + "Sources/hearth/startup-order.txt",
+                   "-Xlinker", "--no-warn-symbol-ordering",
+                   "-Xlinker", "--script=" + here + "Sources/hearth/startup-sections.ld"]
     var buffer = [CChar](repeating: 0, count: 64) // "glibc 2.36"
     _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count)
     let version = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -235,7 +238,7 @@ let package = Package(
             dependencies: ["HearthServer", "HearthRulesTest", "FirestoreEngine", "FirestoreIndexes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],
-            exclude: ["startup-order.txt"],
+            exclude: ["startup-order.txt", "startup-sections.ld"],
             swiftSettings: settings,
             linkerSettings: hearthLinkerSettings
         ),
