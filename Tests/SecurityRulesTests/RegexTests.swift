@@ -60,12 +60,21 @@ struct RegexTests {
         #expect(value.description == expected)
     }
 
-    @Test("replace substitutes every match, with $n for groups and \\ escapes", arguments: [
+    @Test("replace substitutes every match, with $n and ${name} for groups and \\ escapes", arguments: [
         ("aaa", "a", "b", "bbb"), ("2024-01", #"(\d+)-(\d+)"#, "$2/$1", "01/2024"), ("ab", "(a)(b)", #"\$1"#, "$1"),
-        ("abc", "", "-", "-a-b-c-"), ("héllo", "l+", "L", "héLo"), ("x", "(x)", "$9", "$9"),
+        ("abc", "", "-", "-a-b-c-"), ("héllo", "l+", "L", "héLo"), ("x", "(x)", "$x$", "$x$"),
+        ("John Smith", #"(?P<f>\w+) (?P<l>\w+)"#, "${l}, ${f}", "Smith, John"), ("ab", "(?<x>a)", "${x}!", "a!b"),
+        ("x", "(x)", "$12", "x2"),
     ])
     func replace(text: String, pattern: String, template: String, expected: String) {
         guard case .success(let value) = StringMethods.replace(text, pattern, template) else { Issue.record("replace failed"); return }
         #expect(value == .string(expected))
+    }
+
+    @Test("a replacement naming a group the pattern lacks is an error, as in RE2/J", arguments: [
+        ("x", "(x)", "$9"), ("ab", "(?P<x>a)", "${y}"), ("ab", "(a)", "${1}"), ("ab", "(?P<x>a)", "${x"),
+    ])
+    func replaceMissingGroup(text: String, pattern: String, template: String) {
+        guard case .failure = StringMethods.replace(text, pattern, template) else { Issue.record("replace did not fail"); return }
     }
 }

@@ -62,11 +62,17 @@ extension Evaluator {
             case .failure(let error): return .failure(error)
             }
         }
+        // As the official emulator checks them: a bound given is an index, the start one of the
+        // elements (0 ≤ start < size) and the end one past an element (1 ≤ end ≤ size), and the
+        // start is not after the end; a bound left out is not checked. So `[1, 2, 3][2:2]` is
+        // empty while `[3:3]`, `[0:0]` and `[][0:]` fail, and `[][:]` is empty.
         func range(_ count: Int) -> Result<Range<Int>, RuleError> {
             let lower = bounds[0] ?? 0
             let upper = bounds[1] ?? Int64(count)
-            guard lower >= 0, lower <= upper, upper <= Int64(count) else {
-                return .failure(RuleError("Range [\(lower):\(upper)] is out of bounds for size \(count)."))
+            let size = Int64(count)
+            guard bounds[0].map({ $0 >= 0 && $0 < size }) ?? true, bounds[1].map({ $0 >= 1 && $0 <= size }) ?? true,
+                  lower <= upper else {
+                return .failure(RuleError("Index out of bound error: range [\(lower):\(upper)] of size \(count)."))
             }
             return .success(Int(lower)..<Int(upper))
         }

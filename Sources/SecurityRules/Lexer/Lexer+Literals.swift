@@ -84,29 +84,42 @@ extension Lexer {
     }
 
     /// Reads one backslash escape and appends its UTF-8 encoding (or raw byte, in bytes literals).
+    /// The escapes the official emulator's grammar takes, and no others
+    /// (fixtures/differential/rules/round-9.json): `\b \f \n \r \t \\ \' \"`, `\xHH`, three
+    /// octal digits `\[0-3][0-7][0-7]`, and in strings (not bytes) `\uHHHH`, where a UTF-16
+    /// surrogate pair written as two escapes is one character. `\a`, `\v`, `\?`, `\/`, `\U`,
+    /// `\X` and a lone `\0` do not compile there.
     private mutating func readEscape(into output: inout [UInt8], bytes: Bool) {
         let start = position
         advance()
         guard let scalar = peek() else { return }
         advance()
         let simple: [Unicode.Scalar: UInt8] = [
-            "n": 0x0A, "r": 0x0D, "t": 0x09, "b": 0x08, "f": 0x0C, "v": 0x0B, "a": 0x07,
-            "\\": 0x5C, "'": 0x27, "\"": 0x22, "`": 0x60, "?": 0x3F, "/": 0x2F,
+            "n": 0x0A, "r": 0x0D, "t": 0x09, "b": 0x08, "f": 0x0C, "\\": 0x5C, "'": 0x27, "\"": 0x22,
         ]
         if let byte = simple[scalar] {
             output.append(byte)
             return
         }
         switch scalar {
-        case "x", "X":
+        case "x":
             if let value = readDigits(count: 2, radix: 16) {
                 if bytes { output.append(UInt8(value)) } else { appendScalar(value, to: &output, from: start) }
                 return
             }
-        case "u":
-            if let value = readDigits(count: 4, radix: 16) { return appendScalar(value, to: &output, from: start) }
-        case "U":
-            if let value = readDigits(count: 8, radix: 16) { return appendScalar(value, to: &output, from: start) }
+        case "u" where !bytes:
+            if let value = readDigits(count: 4, radix: 16) {
+                guard (0xD800...0xDFFF).contains(value) else { return appendScalar(value, to: &output, from: start) }
+                // A high surrogate followed by an escaped low one is the character they encode.
+                if value < 0xDC00, peek() == "\\", peek(1) == "u", let low = readDigits(count: 4, radix: 16, at: 2),
+                   (0xDC00...0xDFFF).contains(low) {
+                    position += 6
+                    return appendScalar(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00), to: &output, from: start)
+                }
+                sink.error("'\\u\(String(value, radix: 16, uppercase: true))' is half of a UTF-16 surrogate pair; Hearth's strings hold whole characters only (write the pair, or the character itself)",
+                           at: range(from: start))
+                return
+            }
         case "0"..."3":
             position -= 1
             if let value = readDigits(count: 3, radix: 8) {
@@ -120,13 +133,14 @@ extension Lexer {
         sink.error("invalid escape sequence '\\\(scalar)'", at: range(from: start))
     }
 
-    private mutating func readDigits(count: Int, radix: Int) -> UInt32? {
+    /// `count` digits at `offset` from the current position, consumed when `offset` is 0.
+    private mutating func readDigits(count: Int, radix: Int, at offset: Int = 0) -> UInt32? {
         var text = ""
-        for offset in 0..<count {
-            guard let scalar = peek(offset), let digit = Int(String(scalar), radix: radix), digit >= 0 else { return nil }
+        for index in offset..<(offset + count) {
+            guard let scalar = peek(index), scalar.isASCII, let digit = Int(String(scalar), radix: radix), digit >= 0 else { return nil }
             text.unicodeScalars.append(scalar)
         }
-        position += count
+        if offset == 0 { position += count }
         return UInt32(text, radix: radix)
     }
 

@@ -36,11 +36,36 @@ enum Conversions {
             if float < -0x1p63 { return .success(.int(.min)) }
             return .success(.int(Int64(float.rounded(.towardZero))))
         case .string(let text):
-            guard let int = Int64(text) else { return .failure(.invalidArgument("\(value) is not an integer.")) }
+            guard let int = javaParseLong(text) else { return .failure(.invalidArgument("\(value) is not an integer.")) }
             return .success(.int(int))
         default:
             return Library.typeError("int", expected: "a float, int or string", got: value)
         }
+    }
+
+    /// Java's `Long.parseLong`, which the emulator uses: an optional `+` or `-`, then decimal
+    /// digits of any script in the Basic Multilingual Plane (`int('١٢') == 12`,
+    /// `int('１２') == 12`: Java's `Character.digit` takes every Unicode decimal digit, one UTF-16
+    /// unit at a time); no spaces, nothing out of the int range.
+    static func javaParseLong(_ text: String) -> Int64? {
+        var scalars = Substring(text).unicodeScalars[...]
+        var negative = false
+        if let first = scalars.first, first == "+" || first == "-" {
+            negative = first == "-"
+            scalars = scalars.dropFirst()
+        }
+        guard !scalars.isEmpty else { return nil }
+        var magnitude: UInt64 = 0
+        for scalar in scalars {
+            guard scalar.value <= 0xFFFF, scalar.properties.generalCategory == .decimalNumber,
+                  let digit = scalar.properties.numericValue, digit >= 0, digit <= 9 else { return nil }
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(UInt64(digit))
+            guard !o1, !o2, sum <= UInt64(Int64.max) + 1 else { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude) }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     /// `float(2) == 2.0`, `float('2.5') == 2.5`.

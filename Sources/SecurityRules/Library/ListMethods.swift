@@ -1,5 +1,6 @@
 /// Methods of lists: `concat`, `hasAll`, `hasAny`, `hasOnly`, `join`, `removeAll`, `size`,
-/// `toSet`. Membership uses element equality (``RuleValue/isRulesEqual(to:)``: `1` is not
+/// `toSet`. The argument of `concat`, `hasAll`, `hasAny`, `hasOnly` and `removeAll` must be a
+/// list. Membership uses element equality (``RuleValue/isRulesEqual(to:)``: `1` is not
 /// `1.0`, NaN matches nothing).
 enum ListMethods {
     static func call(_ name: String, _ values: [RuleValue], _ arguments: [RuleValue]) -> RuleOutcome {
@@ -24,7 +25,9 @@ enum ListMethods {
             }
             return .success(.string(parts.joined(separator: separator)))
         }
-        guard let others = Library.elements(of: argument) else {
+        // A list's methods take a list, not a set (`[1, 2].hasAny([1].toSet())` is an error in the
+        // official emulator: "Expected: list.hasAny(list)"); a set's methods take either.
+        guard case .list(let others) = argument else {
             guard ["concat", "hasAll", "hasAny", "hasOnly", "removeAll"].contains(name) else {
                 return .failure(.functionNotFound(name))
             }

@@ -88,6 +88,6 @@ enum StringMethods {
     }
 
     static func replace(_ text: String, _ pattern: String, _ replacement: String) -> RuleOutcome {
-        regex(pattern).map { .string($0.replacingMatches(in: text, with: replacement)) }
+        regex(pattern).flatMap { regex in regex.replacingMatches(in: text, with: replacement).map { .string($0) } }
     }
 }

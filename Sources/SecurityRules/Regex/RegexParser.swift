@@ -34,6 +34,8 @@ struct RegexParser {
     private var i = 0
     private var stack: [Frame]
     private(set) var groupCount = 0
+    /// The named groups' numbers (`(?P<name>…)` and `(?<name>…)`).
+    private(set) var groupNames: [String: Int] = [:]
     /// Whether the last item can take a quantifier, and whether it was one.
     private var canRepeat = false
     private var repeated = false
@@ -43,11 +45,11 @@ struct RegexParser {
         stack = [Frame(flags: Flags(), outerFlags: Flags())]
     }
 
-    /// The pattern's tree and its number of capturing groups.
-    static func parse(_ pattern: String) throws(Invalid) -> (RegexNode, groups: Int) {
+    /// The pattern's tree, its number of capturing groups and the numbers of its named ones.
+    static func parse(_ pattern: String) throws(Invalid) -> (RegexNode, groups: Int, names: [String: Int]) {
         var parser = RegexParser(pattern)
         let node = try parser.run()
-        return (node, parser.groupCount)
+        return (node, parser.groupCount, parser.groupNames)
     }
 
     private func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < s.count ? s[i + offset] : nil }
@@ -191,6 +193,9 @@ struct RegexParser {
             else { throw Invalid(reason: "invalid named capture group") }
             i += 1
             groupCount += 1
+            guard groupNames.updateValue(groupCount, forKey: name) == nil else {
+                throw Invalid(reason: "duplicate capture group name")
+            }
             stack.append(Frame(flags: current, capture: groupCount, outerFlags: current))
             canRepeat = false
             repeated = false

@@ -5,15 +5,17 @@ import Synchronization
 /// linear time, whatever the pattern, as production's RE2 does.
 struct RulesRegex: Sendable {
     let program: RegexProgram
+    /// The named groups' numbers, for `${name}` in a replacement.
+    let groupNames: [String: Int]
 
     /// Compiles a pattern (remembered: the same pattern is compiled once, up to a bound).
     static func compile(_ pattern: String) -> Result<RulesRegex, RegexParser.Invalid> {
         if let known = cache.withLock({ $0[pattern] }) { return known }
         let result: Result<RulesRegex, RegexParser.Invalid>
         do {
-            let (node, groups) = try RegexParser.parse(pattern)
+            let (node, groups, names) = try RegexParser.parse(pattern)
             do {
-                result = .success(RulesRegex(program: try RegexProgram(node, groups: groups)))
+                result = .success(RulesRegex(program: try RegexProgram(node, groups: groups), groupNames: names))
             } catch {
                 result = .failure(RegexParser.Invalid(reason: "pattern too large - compile failed"))
             }
@@ -49,9 +51,11 @@ struct RulesRegex: Sendable {
         return out
     }
 
-    /// The text with every match replaced by `template`, where `$n` is group n and `\c` the
-    /// character c (ICU's and Java's template syntax).
-    func replacingMatches(in text: String, with template: String) -> String {
+    /// The text with every match replaced by `template`, as RE2/J's `Matcher.replaceAll` (the
+    /// official emulator's) reads it: `$n` is group n (more digits while they still name a
+    /// group), `${name}` the named group, `\c` the character c, and any other `$` itself. A group
+    /// number or name the pattern does not have is an error, as is `${` without its `}`.
+    func replacingMatches(in text: String, with template: String) -> Result<String, RuleError> {
         let scalars = Array(text.unicodeScalars)
         let groups = program.slots / 2
         var out = String.UnicodeScalarView()
@@ -60,18 +64,34 @@ struct RulesRegex: Sendable {
             guard let start = found[0], let end = found[1] else { continue }
             out.append(contentsOf: scalars[last..<start])
             var t = Array(template.unicodeScalars)[...]
+            func append(group: Int) {
+                if let s = found[2 * group], let e = found[2 * group + 1] { out.append(contentsOf: scalars[s..<e]) }
+            }
             while let c = t.popFirst() {
                 if c == "\\", let escaped = t.popFirst() {
                     out.append(escaped)
-                } else if c == "$", let digit = t.first, let value = Int(String(digit)), value < groups {
+                } else if c == "$", let digit = t.first, let value = Int(String(digit)) {
                     t.removeFirst()
                     var group = value
-                    // More digits while they still name a group.
                     while let d = t.first, let more = Int(String(d)), group * 10 + more < groups {
                         group = group * 10 + more
                         t.removeFirst()
                     }
-                    if let s = found[2 * group], let e = found[2 * group + 1] { out.append(contentsOf: scalars[s..<e]) }
+                    guard group < groups else {
+                        return .failure(.invalidArgument("replace(): the replacement names group \(group), and the pattern has \(groups - 1)."))
+                    }
+                    append(group: group)
+                } else if c == "$", t.first == "{" {
+                    t.removeFirst()
+                    guard let close = t.firstIndex(where: { $0 == "}" || $0 == " " }), t[close] == "}" else {
+                        return .failure(.invalidArgument("replace(): a named group in the replacement is missing its closing '}'."))
+                    }
+                    let name = String(String.UnicodeScalarView(t[..<close]))
+                    t = t[t.index(after: close)...]
+                    guard let group = groupNames[name] else {
+                        return .failure(.invalidArgument("replace(): the pattern has no group named '\(name)'."))
+                    }
+                    append(group: group)
                 } else {
                     out.append(c)
                 }
@@ -79,6 +99,6 @@ struct RulesRegex: Sendable {
             last = end
         }
         out.append(contentsOf: scalars[last...])
-        return String(out)
+        return .success(String(out))
     }
 }
