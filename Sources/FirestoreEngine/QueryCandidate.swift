@@ -52,7 +52,10 @@ enum QueryCandidate {
             case .field(let path, let op, let value):
                 let v = RuleValues.value(value)
                 switch op {
-                case .equal: pin(path, [v])
+                // A field filter `== null` or `== NaN` (not the unary IS_NULL / IS_NAN) fixes no
+                // value for the emulator: it judges it as it judges an `in` filter's null or NaN
+                // member (`r10-q-isnull-rule`, `r10-q-isnan-rule` in fixtures/differential/rules).
+                case .equal: pin(path, [inMember(value)])
                 case .in:
                     if case .array(let values) = value { pin(path, values.map(inMember)) }
                 case .greaterThan: constrain(path, "> \(v)") { $0.bound(below: v, inclusive: false) }
