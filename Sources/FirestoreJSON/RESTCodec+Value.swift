@@ -22,6 +22,54 @@ package enum RESTCodec {
         }
     }
 
+    /// A request body as protobuf's JSON mapping reads it: a message field given as `null` is a
+    /// field not set (`"where": null`, `"limit": null`, `"fields": null`), except `nullValue`,
+    /// whose `null` is the value. Entries of the map fields (`fields`, `labels`) and array elements
+    /// are kept as they are, so a `null` there is still refused where it stands for a value.
+    package static func droppingUnsetFields(_ json: JSON, inMap: Bool = false) -> JSON {
+        switch json {
+        case .object(let pairs):
+            var out: [(String, JSON)] = []
+            for (key, value) in pairs {
+                if case .null = value, !inMap, key != "nullValue", key != "null_value" { continue }
+                let isMap = !inMap && (key == "fields" || key == "labels")
+                out.append((key, droppingUnsetFields(value, inMap: isMap)))
+            }
+            return .object(out)
+        case .array(let items):
+            return .array(items.map { droppingUnsetFields($0) })
+        default:
+            return json
+        }
+    }
+
+    /// An enum field's value name: protobuf's JSON mapping takes the name or the number, the
+    /// number also as a string (`"op": 5`, `"op": "5"` are `EQUAL`). `names` lists the enum's
+    /// values by number; a number it does not list is returned as written, for the caller to refuse.
+    package static func enumName(_ json: JSON?, _ names: [Int: String]) -> String? {
+        switch json {
+        case .string(let s)?:
+            if let n = Int(s), let name = names[n] { return name }
+            return s
+        case .number(let s)?:
+            if let n = Int(s), let name = names[n] { return name }
+            return s
+        default:
+            return nil
+        }
+    }
+
+    /// A bool field: `true`, `false`, or the strings "true" and "false", which the emulator's
+    /// JSON reader also takes; nil for anything else.
+    package static func boolValue(_ json: JSON) -> Bool? {
+        switch json {
+        case .bool(let b): b
+        case .string("true"): true
+        case .string("false"): false
+        default: nil
+        }
+    }
+
     package static func camel(_ s: String) -> String {
         var out = ""
         var upper = false

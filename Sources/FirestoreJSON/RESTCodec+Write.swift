@@ -84,7 +84,7 @@ extension RESTCodec {
             throw .invalidArgument("Payload isn't valid for request: current_document may set only one of exists and update_time.")
         }
         if let e = json["exists"] {
-            guard case .bool(let b) = e else { throw bad("\(at).exists", "(TYPE_BOOL), \(e.serialized)") }
+            guard let b = boolValue(e) else { throw bad("\(at).exists", "(TYPE_BOOL), \(e.serialized)") }
             return .exists(b)
         }
         if let u = field(json, "updateTime") {
@@ -107,7 +107,7 @@ extension RESTCodec {
             let path = try FieldPath(parsing: p)
             let kind: FieldTransform.Kind
             if let s = field(item, "setToServerValue") {
-                guard case .string("REQUEST_TIME") = s else {
+                guard enumName(s, [0: "SERVER_VALUE_UNSPECIFIED", 1: "REQUEST_TIME"]) == "REQUEST_TIME" else {
                     throw .invalidArgument("ServerValue type must be specified for set_to_server_value transformation (only REQUEST_TIME exists); got \(s.serialized).")
                 }
                 kind = .serverTimestamp

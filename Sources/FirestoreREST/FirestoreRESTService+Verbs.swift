@@ -13,7 +13,8 @@ extension FirestoreRESTService {
         var keys: [ResourcePath] = []
         var foreign: [String] = []
         var seen = Set<[UInt8]>() // by bytes: canonically equivalent names are different documents
-        if case .array(let items)? = body["documents"] {
+        if let documents = body["documents"] {
+            guard case .array(let items) = documents else { throw .invalidArgument("Payload isn't valid for request: documents must be a list of names.") }
             for item in items {
                 guard case .string(let name) = item else { throw .invalidArgument("Payload isn't valid for request: documents must be names.") }
                 guard seen.insert(Array(name.utf8)).inserted else { continue }
@@ -78,6 +79,11 @@ extension FirestoreRESTService {
 
     func batchWrite(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "labels"], at: "")
+        if let labels = body["labels"] {
+            guard case .object(let pairs) = labels, pairs.allSatisfy({ if case .string = $0.1 { true } else { false } }) else {
+                throw .invalidArgument("Payload isn't valid for request: labels must be an object of strings.")
+            }
+        }
         let writes = try decodeWrites(db, body["writes"])
         let results = try await engine.batchWrite(db, writes: writes, identity: identity)
         if results.isEmpty { return .ok(.object([])) }

@@ -76,6 +76,9 @@ package struct FirestoreRESTService: Sendable {
         case ("POST", true): throw Self.parentNotDocument(db.name(of: path.parent))
         case ("PATCH", true): return try await patchDocument(db, path, r, identity: identity)
         case ("DELETE", true): return try await deleteDocument(db, path, r, identity: identity)
+        case ("PATCH", false) where !path.isRoot, ("DELETE", false) where !path.isRoot:
+            // A collection's name where a document's is wanted, as the emulator words it.
+            throw .invalidArgument("Document name \"\(name)\" lacks \"/\" at index \(name.utf8.count).")
         default:
             throw Self.noEndpoint(r)
         }

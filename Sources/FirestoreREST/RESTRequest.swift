@@ -31,11 +31,12 @@ package struct RESTRequest: Sendable {
     package func parameter(_ name: String) -> String? { query.last { $0.0 == name }?.1 }
     package func parameters(_ name: String) -> [String] { query.filter { $0.0 == name }.map(\.1) }
 
-    /// The body parsed as JSON; an empty body is an empty object.
+    /// The body parsed as JSON, its fields given as `null` left out as not set
+    /// (``RESTCodec/droppingUnsetFields(_:inMap:)``); an empty body is an empty object.
     package func json() throws(FirestoreError) -> JSON {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([]) }
         do {
-            return try JSON.parse(body)
+            return RESTCodec.droppingUnsetFields(try JSON.parse(body))
         } catch {
             throw .invalidArgument("Payload isn't valid for request: invalid JSON (\(error)).")
         }
