@@ -597,7 +597,10 @@ def parse_rfc3339(s):
     off = m.group(8)
     if off != "Z":
         sign = 1 if off[0] == "+" else -1
-        t -= sign * dt.timedelta(hours=int(off[1:3]), minutes=int(off[4:6]))
+        try:
+            t -= sign * dt.timedelta(hours=int(off[1:3]), minutes=int(off[4:6]))
+        except OverflowError:  # before year 1 or after 9999 in UTC: not a time of this run
+            return None
     return t
 
 

@@ -98,7 +98,12 @@ package enum RESTCodec {
 
     package static func decodeValue(_ json: JSON, at: String) throws(FirestoreError) -> Value {
         try checkKeys(json, valueKeys, at: at)
-        guard let pairs = json.objectPairs, pairs.count == 1, let (rawKey, v) = pairs.first else {
+        // A kind written twice is one kind: the last one written wins, as for any JSON key.
+        var pairs = json.objectPairs
+        if let all = pairs, Set(all.map(\.0)).count < all.count {
+            pairs = all.enumerated().filter { i, pair in !all[(i + 1)...].contains { $0.0 == pair.0 } }.map(\.1)
+        }
+        guard let pairs, pairs.count == 1, let (rawKey, v) = pairs.first else {
             if json.objectPairs?.isEmpty == true { throw bad(at, "a value must set exactly one of its kinds (e.g. stringValue); none was set.") }
             throw bad(at, "a value must set exactly one of its kinds; several were set.")
         }
@@ -123,8 +128,14 @@ package enum RESTCodec {
         case "timestampValue":
             return .timestamp(try decodeTimestamp(v, at: "\(at).timestamp_value"))
         case "stringValue":
-            guard case .string(let s) = v else { throw bad("\(at).string_value", "(TYPE_STRING), \(v.serialized)") }
-            return .string(s)
+            // A JSON number or bool is taken as its text, as the emulator's reader takes it
+            // (`{"stringValue": 5}` is "5": r11-str-number, r11-str-bool).
+            switch v {
+            case .string(let s): return .string(s)
+            case .number(let text): return .string(text)
+            case .bool(let b): return .string(b ? "true" : "false")
+            default: throw bad("\(at).string_value", "(TYPE_STRING), \(v.serialized)")
+            }
         case "bytesValue":
             guard case .string(let s) = v, let data = Base64.decode(s) else { throw bad("\(at).bytes_value", "(TYPE_BYTES), \(v.serialized)") }
             return .bytes(data)
@@ -159,19 +170,69 @@ package enum RESTCodec {
         return out
     }
 
-    /// Protobuf JSON int64: a string or number holding an integral value (`"7"`, `"+7"`, `"1.0"`, `1e3`).
+    /// Protobuf JSON int64: a string or number holding an integral value (`"7"`, `"+7"`, `"1.0"`,
+    /// `1e3`, `"9.223372036854775807E18"`), read exactly, its digits of any script (`"١٢"` is 12,
+    /// as the emulator's Java reader takes them).
     package static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
         let text: String
         switch v {
-        case .string(let s), .number(let s): text = s
+        case .string(let s), .number(let s): text = asciiDigits(s)
         default: throw bad(at, "(TYPE_INT64), \(v.serialized)")
         }
         if let i = Int64(text) { return i }
-        let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
-        if !digits.hasPrefix("+"), let i = Int64(digits) { return i }
-        let isNumeric = !digits.isEmpty && digits.allSatisfy { "0123456789.eE+-".contains($0) }
-        if isNumeric, let d = Double(digits), d.isFinite, d == d.rounded(), abs(d) < 9.2e18 { return Int64(d) }
+        if let i = exactInteger(text) { return i }
         throw bad(at, "(TYPE_INT64), \(v.serialized)")
+    }
+
+    /// A decimal with an optional sign, fraction and exponent whose value is an integer in the
+    /// int64 range, computed exactly (`"1.0"`, `"1e3"`, `"9.223372036854775807E18"`); nil otherwise.
+    static func exactInteger(_ text: String) -> Int64? {
+        var s = Substring(text)
+        var negative = false
+        if let c = s.first, c == "+" || c == "-" {
+            negative = c == "-"
+            s = s.dropFirst()
+        }
+        var exponent = 0
+        if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let x = Int(s[s.index(after: e)...]), abs(x) < 400 else { return nil }
+            exponent = x
+            s = s[..<e]
+        }
+        let parts = s.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        var digits = Array((whole + fraction).utf8.map { Int($0) - 48 })
+        exponent -= fraction.count
+        // Trailing zeros carry the exponent up; what remains below the units must be zero.
+        while exponent < 0, digits.last == 0 { digits.removeLast(); exponent += 1 }
+        guard exponent >= 0 else { return nil }
+        digits += Array(repeating: 0, count: exponent)
+        var magnitude: UInt64 = 0
+        for d in digits {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(UInt64(d))
+            guard !o1, !o2 else { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The text with every Unicode decimal digit of the Basic Multilingual Plane written as its
+    /// ASCII digit, as Java's `Character.digit` reads them.
+    static func asciiDigits(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value > 0x7F, scalar.value <= 0xFFFF, scalar.properties.generalCategory == .decimalNumber,
+               let digit = scalar.properties.numericValue, let ascii = Unicode.Scalar(48 + UInt32(digit)) {
+                out.append(ascii)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     package static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
@@ -185,7 +246,8 @@ package enum RESTCodec {
         switch v {
         case .number(let s):
             if let d = Double(s), d.isFinite { return d }
-        case .string(let s):
+        case .string(let raw):
+            let s = asciiDigits(raw)
             switch s {
             case "NaN": return .nan
             case "Infinity": return .infinity
@@ -201,7 +263,7 @@ package enum RESTCodec {
     }
 
     package static func decodeTimestamp(_ v: JSON, at: String) throws(FirestoreError) -> Timestamp {
-        guard case .string(let s) = v, let t = Timestamp(rfc3339: s) else {
+        guard case .string(let s) = v, let t = Timestamp(lenientRFC3339: s) else {
             throw bad(at, "(type.googleapis.com/google.protobuf.Timestamp), Field '\(at.split(separator: ".").last ?? "")', Invalid time format: \(v.serialized)")
         }
         guard t.isValid else {

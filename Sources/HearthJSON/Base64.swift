@@ -1,11 +1,15 @@
 /// Base64 as the Firebase APIs carry it: JSON byte fields, JWT segments, resume tokens.
 package enum Base64 {
-    /// Decodes base64 in either alphabet (`+/` or URL-safe `-_`), with or without `=` padding;
-    /// nil for anything else (other characters, misplaced padding, a dangling sixth of a byte).
+    /// Decodes base64 in either alphabet (`+/` or URL-safe `-_`, not both in one string), with or
+    /// without `=` padding; nil for anything else (other characters, misplaced padding, a
+    /// dangling sixth of a byte).
     package static func decode(_ s: some StringProtocol) -> [UInt8]? {
         var utf8 = Array(s.utf8)
         while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
         guard s.utf8.count - utf8.count <= 2, utf8.count % 4 != 1 else { return nil }
+        let standardOnly = utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }
+        let urlSafeOnly = utf8.contains { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        guard !(standardOnly && urlSafeOnly) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count * 3 / 4)
         var accumulator: UInt32 = 0
