@@ -71,7 +71,7 @@ extension FirestoreGRPCService {
             guard qdb == db, case .structuredQuery(let sq)? = q.queryType else {
                 throw .invalidArgument("A query target needs a structured query in the stream's database.")
             }
-            let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "add_target.query.structured_query"), parent: parent, database: db)
+            let query = try Query(try WireCodec.decodeStructuredQuery(sq, at: "add_target.query.structured_query"), parent: parent, database: db, listen: true)
             try ListenTarget.checkListenable(query)
             kind = .query(query)
         case nil:

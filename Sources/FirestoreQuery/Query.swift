@@ -32,7 +32,10 @@ package struct Query: Sendable, Equatable {
     /// Validates `structured` as Firestore does and normalizes its order.
     /// `listing`: the query behind ListDocuments, which answers nothing under a parent whose IDs
     /// pass 1500 bytes where a query refuses it (the emulator's behaviour).
-    package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID, listing: Bool = false) throws(FirestoreError) {
+    /// `listen`: a Listen target's query, which the emulator's Listen refuses with another code in
+    /// one case (see `QueryValidator.listen`).
+    package init(_ structured: StructuredQuery, parent: ResourcePath, database: DatabaseID, listing: Bool = false,
+                 listen: Bool = false) throws(FirestoreError) {
         if structured.from.count > 1 {
             throw .invalidArgument("StructuredQuery.from cannot have more than one collection selector.")
         }
@@ -70,7 +73,7 @@ package struct Query: Sendable, Equatable {
         self.select = structured.select
         self.orderBy = []
         try QueryValidator(query: self).validateKind()
-        let filterError = try QueryValidator(query: self).validateFilters()
+        let filterError = try QueryValidator(query: self, listen: listen).validateFilters()
         // A repeated `__name__ desc` alone (no field filters) is the emulator's descending key
         // scan, refused as such (after the rules) rather than as a repeated key.
         if explicitOrderBy.count > 1, explicitOrderBy.allSatisfy({ $0.field.isDocumentName && $0.direction == .descending }),

@@ -65,7 +65,8 @@ package enum WebChannelCodec {
             guard db == database, parent.isRoot || parent.isDocument else {
                 throw .invalidArgument("A query target's parent must be a document or the documents root of the stream's database.")
             }
-            let q = try Query(try RESTCodec.decodeStructuredQuery(structured, at: "add_target.query.structured_query"), parent: parent, database: database)
+            let q = try Query(try RESTCodec.decodeStructuredQuery(structured, at: "add_target.query.structured_query"), parent: parent, database: database,
+                              listen: true)
             try ListenTarget.checkListenable(q)
             kind = .query(q)
         } else {

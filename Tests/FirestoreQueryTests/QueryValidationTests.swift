@@ -175,3 +175,28 @@ struct QueryValidationTests {
                        parent: .root, database: Self.db)
     }
 }
+
+/// The emulator's Listen refuses two array-contains filters with another code than its runQuery
+/// (`fixtures/differential/listen/round-9.json`).
+@Suite("Listen query validation")
+struct ListenQueryValidationTests {
+    static let db = DatabaseID(project: "p")
+    static let t = FieldPath(["t"])
+
+    static func query(_ filter: Filter, listen: Bool) throws(FirestoreError) -> Query {
+        try Query(StructuredQuery(from: [.init(collectionID: "c")], filter: filter), parent: .root, database: db, listen: listen)
+    }
+
+    @Test("two array-contains filters: INVALID_ARGUMENT for runQuery, FAILED_PRECONDITION for Listen", arguments: [false, true])
+    func twoArrayContains(listen: Bool) {
+        let filter = Filter.composite(.and, [.field(Self.t, .arrayContains, .integer(1)), .field(Self.t, .arrayContains, .integer(2))])
+        #expect { try Self.query(filter, listen: listen) } throws: { error in
+            (error as? FirestoreError)?.code == (listen ? .failedPrecondition : .invalidArgument)
+        }
+    }
+
+    @Test("__name__ == a string is refused for Listen too (a documented difference)")
+    func keyComparedWithString() {
+        #expect(throws: FirestoreError.self) { try Self.query(.field(.documentName, .equal, .string("a")), listen: true) }
+    }
+}
