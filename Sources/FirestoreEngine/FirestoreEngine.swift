@@ -341,10 +341,14 @@ package final class FirestoreEngine: Sendable {
             readTime = t
         }
         if case .readWrite(let retrying?) = mode {
+            // As the emulator: the attempt retried may still be open, and stays so; a read-only
+            // one cannot be retried (fixtures/differential/rest/round-12.json).
             let registry = registry(db)
-            if (try? registry.finish(retrying, now: nowMicros)) == nil && !registry.isClosed(retrying) {
+            guard let previous = registry.lineage(of: retrying) else {
                 throw .invalidArgument("Invalid transaction: retry_transaction names a transaction this database never issued.")
             }
+            if previous.readOnly { throw .invalidArgument("Cannot retry a read-only transaction.") }
+            registry.supersede(retrying)
         }
         let id = ids.transactionID()
         registry(db).begin(id: id, mode: mode, readTime: readTime, now: nowMicros)

@@ -178,6 +178,8 @@ final class TransactionRegistry: Sendable {
     struct Lineage: Sendable {
         var retries: Int
         var origin: Int64
+        /// Whether the attempt was read-only (which cannot be retried).
+        var readOnly = false
 
         /// The commit (by ticket) that fails. Between two first attempts, the one that came
         /// first, as on the emulator (it times out there while the other waits). Once either is
@@ -256,7 +258,8 @@ final class TransactionRegistry: Sendable {
     func begin(id: [UInt8], mode: TransactionMode, readTime: Timestamp, now: Int64) {
         let expired = states.withLock { states in
             var state = State(mode: mode, readTime: readTime, startedMicros: now, lastUsedMicros: now, origin: now)
-            if case .readWrite(let previous?) = mode, let before = closed.withLock({ $0.lineage[previous] }) {
+            if case .readWrite(let previous?) = mode,
+               let before = states[previous].map(Self.lineage(of:)) ?? closed.withLock({ $0.lineage[previous] }) {
                 state.retries = before.retries + 1
                 state.origin = before.origin
             }
@@ -300,8 +303,28 @@ final class TransactionRegistry: Sendable {
         }
         releaseShared(of: expired + [id])
         guard let result else { throw invalid(id) }
-        markClosed(id, lineage: Lineage(retries: result.retries, origin: result.origin))
+        markClosed(id, lineage: Self.lineage(of: result))
         return result
+    }
+
+    private static func lineage(of state: State) -> Lineage {
+        var readOnly = false
+        if case .readOnly = state.mode { readOnly = true }
+        return Lineage(retries: state.retries, origin: state.origin, readOnly: readOnly)
+    }
+
+    /// The lineage of a transaction still open or recently ended, which a retry of it continues;
+    /// nil for one this registry never issued (or forgot).
+    func lineage(of id: [UInt8]) -> Lineage? {
+        if let open = states.withLock({ $0[id] }) { return Self.lineage(of: open) }
+        return closed.withLock { $0.lineage[id] }
+    }
+
+    /// A retry was begun from `id`, which stays open (a later commit or rollback of it works, as
+    /// on the emulator) but gives up the documents it read, so that it does not hold up the
+    /// attempt that replaces it; its commit still checks what it read.
+    func supersede(_ id: [UInt8]) {
+        releaseShared(of: [id])
     }
 
     func removeAll() {

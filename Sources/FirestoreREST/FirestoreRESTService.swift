@@ -170,7 +170,9 @@ package struct FirestoreRESTService: Sendable {
         }
         if let rw = RESTCodec.field(json, "readWrite") {
             try RESTCodec.checkKeys(rw, ["retryTransaction"], at: "options.read_write")
-            return .readWrite(retrying: try transactionID(RESTCodec.field(rw, "retryTransaction"), at: "options.read_write.retry_transaction"))
+            // Empty bytes are protobuf's default: no retry.
+            let retry = RESTCodec.field(rw, "retryTransaction").flatMap { j -> JSON? in if case .string("") = j { nil } else { j } }
+            return .readWrite(retrying: try transactionID(retry, at: "options.read_write.retry_transaction"))
         }
         return defaultMode
     }

@@ -10,21 +10,23 @@ package struct MalformedCredential: Error, Sendable, Equatable, CustomStringConv
 
 extension Identity {
     /// Decodes an `Authorization` header: none (or empty) is unauthenticated, `Bearer owner` is
-    /// admin, any other bearer token must be a JWT (three dot-separated base64url parts, any
+    /// admin (`owner` in any case, as the official emulator takes it), any other bearer token must be a JWT (three dot-separated base64url parts, any
     /// algorithm, signature not checked) whose payload is a JSON object.
     ///
     /// `schemes` are the accepted scheme words, compared case-insensitively: Firestore takes
     /// `Bearer`; the Storage SDKs send `Firebase <token>`.
     package static func decode(authorization header: String?, schemes: Set<String> = ["bearer"]) throws(MalformedCredential) -> Identity {
         guard let header, !header.isEmpty else { return .unauthenticated }
-        if header == "Bearer owner" { return .admin }
+        if header.count == 12, header.lowercased() == "bearer owner" { return .admin }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, schemes.contains(parts[0].lowercased()) else {
             let forms = schemes.sorted().map { "'" + $0.prefix(1).uppercased() + $0.dropFirst() + " <token>'" }.joined(separator: " or ")
             throw MalformedCredential(reason: "invalid jwt: the Authorization header must be \(forms).")
         }
+        // Blanks after the token are dropped; one before it is part of it (`Bearer  owner` is
+        // not the admin credential, as in the official emulator: rules/round-11.json).
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        var token = parts[1].drop(while: isBlank)
+        var token = parts[1]
         while let last = token.last, isBlank(last) { token.removeLast() }
         return try decode(token: token)
     }
@@ -32,7 +34,7 @@ extension Identity {
     /// Decodes a bare token (`owner` or a JWT), as query parameters (`?auth=`,
     /// `access_token=`) and WebSocket handshakes carry them.
     package static func decode(token: some StringProtocol) throws(MalformedCredential) -> Identity {
-        if token == "owner" { return .admin }
+        if token.count == 5, token.lowercased() == "owner" { return .admin }
         let text = String(token)
         if let known = DecodedTokens.shared.identity(for: text) { return known }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)

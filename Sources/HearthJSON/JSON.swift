@@ -110,3 +110,40 @@ extension JSON {
         return try p.parseDocument()
     }
 }
+
+extension JSON {
+    /// A decimal with an optional sign, fraction and exponent whose value is an integer in the
+    /// int64 range, computed exactly (`"1.0"`, `"1e3"`, `"9.223372036854775807E18"`); nil otherwise.
+    package static func exactInteger(_ text: String) -> Int64? {
+        var s = Substring(text)
+        var negative = false
+        if let c = s.first, c == "+" || c == "-" {
+            negative = c == "-"
+            s = s.dropFirst()
+        }
+        var exponent = 0
+        if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let x = Int(s[s.index(after: e)...]), abs(x) < 400 else { return nil }
+            exponent = x
+            s = s[..<e]
+        }
+        let parts = s.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        var digits = Array((whole + fraction).utf8.map { Int($0) - 48 })
+        exponent -= fraction.count
+        // Trailing zeros carry the exponent up; what remains below the units must be zero.
+        while exponent < 0, digits.last == 0 { digits.removeLast(); exponent += 1 }
+        guard exponent >= 0 else { return nil }
+        digits += Array(repeating: 0, count: exponent)
+        var magnitude: UInt64 = 0
+        for d in digits {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(UInt64(d))
+            guard !o1, !o2 else { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+}

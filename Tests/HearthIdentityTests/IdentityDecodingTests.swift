@@ -8,7 +8,7 @@ struct IdentityDecodingTests {
     static let alice = Identity.user(IDToken(claims: [("sub", .string("alice")), ("admin", .bool(true))]))
 
     @Test("owner is admin, a JWT is a user with its claims, no header is unauthenticated", arguments: [
-        (nil, Identity.unauthenticated), ("", .unauthenticated), ("Bearer owner", .admin), ("bearer  owner ", .admin),
+        (nil, Identity.unauthenticated), ("", .unauthenticated), ("Bearer owner", .admin), ("bearer owner ", .admin), ("Bearer Owner", .admin),
         ("Bearer \(aliceToken)", alice), ("BEARER \(aliceToken)\t", alice),
     ] as [(String?, Identity)])
     func identities(header: String?, expected: Identity) throws {
@@ -25,7 +25,7 @@ struct IdentityDecodingTests {
     }
 
     @Test("malformed credentials are refused with a reason", arguments: [
-        "Basic abc", "Bearer", "Bearer a.b", "Bearer a.!!!.c", "Bearer eyJhIjoxfQ.WzFd.", "Bearer x.eyJhIjox.y",
+        "Basic abc", "Bearer", "Bearer  owner", "Bearer a.b", "Bearer a.!!!.c", "Bearer eyJhIjoxfQ.WzFd.", "Bearer x.eyJhIjox.y",
         "Firebase \(aliceToken)",
     ])
     func malformed(header: String) {

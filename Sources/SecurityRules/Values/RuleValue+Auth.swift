@@ -12,14 +12,15 @@ extension RuleValue {
         return .map(["uid": token.uid.map(RuleValue.string) ?? .null, "token": .map(claims)])
     }
 
-    /// A claim's plain JSON as a rule value: integral numbers that fit 64 bits are ints, other
-    /// numbers floats.
+    /// A claim's plain JSON as a rule value: numbers whose value is whole and fits 64 bits are
+    /// ints however they are written (`1`, `1.0`, `1e2`, as the emulator reads a token:
+    /// fixtures/differential/rules/round-11.json), other numbers floats.
     package static func claim(_ json: JSON) -> RuleValue {
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .number(let n):
-            if let i = Int64(n) { return .int(i) }
+            if let i = Int64(n) ?? JSON.exactInteger(n) { return .int(i) }
             return .float(Double(n) ?? .nan)
         case .string(let s): return .string(s)
         case .array(let a): return .list(a.map(claim))
