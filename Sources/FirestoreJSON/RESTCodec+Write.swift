@@ -41,6 +41,9 @@ extension RESTCodec {
             try checkKeys(t, ["document", "fieldTransforms"], at: "\(at).transform")
             key = try documentKey(t["document"], database: database, at: "\(at).transform.document")
             transforms = try decodeTransforms(field(t, "fieldTransforms"), at: "\(at).transform.field_transforms")
+            // The official emulator's checks and messages (rest/round-13.json).
+            if field(json, "updateMask") != nil { throw .invalidArgument("a transform must not specify a document mask.") }
+            if transforms.isEmpty { throw .invalidArgument("The list of FieldTransform must not be empty.") }
             operation = .transform
         }
         if let ut = field(json, "updateTransforms") {

@@ -112,10 +112,16 @@ struct WireCodecWriteTests {
         ("a delete with update transforms", { var w = delete("users/alice"); w.updateTransforms = [Wire.transform("a") { $0.setToServerValue = .requestTime }]; return w }(),
          "a delete must not specify a update transform."),
         ("a transform with update transforms", { () -> W in
-            var w = transform("users/alice", [])
+            var w = transform("users/alice", [Wire.transform("b") { $0.setToServerValue = .requestTime }])
             w.updateTransforms = [Wire.transform("a") { $0.setToServerValue = .requestTime }]
             return w
         }(), "update_transforms may only be set on an update write (at 'writes[0]')."),
+        ("a transform of no fields", transform("users/alice", []), "The list of FieldTransform must not be empty."),
+        ("a transform with a mask", { () -> W in
+            var w = transform("users/alice", [Wire.transform("b") { $0.setToServerValue = .requestTime }])
+            w.updateMask = .init()
+            return w
+        }(), "a transform must not specify a document mask."),
         ("a transform without a field path", transform("users/alice", [Wire.transform("") { $0.setToServerValue = .requestTime }]),
          "A field transform at 'writes[0].transform.field_transforms[0]' needs a fieldPath."),
         ("a transform without a kind", transform("users/alice", [Wire.transform("a") { _ in }]),

@@ -24,6 +24,9 @@ extension WireCodec {
         case .transform(let t):
             key = try documentKey(t.document, database: database, at: "\(at()).transform.document")
             transforms = try decodeTransforms(t.fieldTransforms, at: "\(at()).transform.field_transforms")
+            // As the REST reader (the official emulator's checks and messages).
+            if wire.hasUpdateMask { throw .invalidArgument("a transform must not specify a document mask.") }
+            if transforms.isEmpty { throw .invalidArgument("The list of FieldTransform must not be empty.") }
             operation = .transform
         }
         if !wire.updateTransforms.isEmpty {
