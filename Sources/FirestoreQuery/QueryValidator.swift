@@ -185,8 +185,17 @@ struct QueryValidator {
             }
             for v in cursor.values { try QueryValues.validate(v) }
             for (i, v) in cursor.values.enumerated() where query.orderBy[i].field.isDocumentName {
-                guard case .reference = v else {
+                guard case .reference(let name) = v else {
                     throw .invalidArgument("Cursor __key__ value is not a document reference.")
+                }
+                // A document of the query's database, with the emulator's messages
+                // (fixtures/differential/rest/round-14.json).
+                let (db, path) = try DatabaseID.parse(resourceName: name)
+                guard path.isDocument else {
+                    throw .invalidArgument("Resource name \"\(name)\" lacks \"/\" at index \(name.utf8.count).")
+                }
+                guard db == query.database else {
+                    throw .invalidArgument("The cursor key is in a different database than the query")
                 }
             }
         }
