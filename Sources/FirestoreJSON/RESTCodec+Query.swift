@@ -48,7 +48,7 @@ extension RESTCodec {
                 try checkKeys(item, ["field", "direction"], at: "\(at).order_by[\(i)]")
                 let path = try decodeFieldReference(item["field"], at: "\(at).order_by[\(i)].field")
                 var direction = StructuredQuery.Direction.ascending
-                switch enumName(item["direction"], [0: "DIRECTION_UNSPECIFIED", 1: "ASCENDING", 2: "DESCENDING"]) {
+                switch enumName(item["direction"], EnumNumbers.direction) {
                 case nil, "ASCENDING", "DIRECTION_UNSPECIFIED": direction = .ascending
                 case "DESCENDING": direction = .descending
                 default: throw bad("\(at).order_by[\(i)].direction", "(type.googleapis.com/google.firestore.v1.StructuredQuery.Direction), \(item["direction"]?.serialized ?? "")")
@@ -81,8 +81,7 @@ extension RESTCodec {
         }
         guard !path.isEmpty else { throw .invalidArgument("Invalid empty property path string.") }
         var measure: StructuredQuery.FindNearest.Measure?
-        let measureNames = [0: "DISTANCE_MEASURE_UNSPECIFIED", 1: "EUCLIDEAN", 2: "COSINE", 3: "DOT_PRODUCT"]
-        switch enumName(field(json, "distanceMeasure"), measureNames) {
+        switch enumName(field(json, "distanceMeasure"), EnumNumbers.distanceMeasure) {
         case nil, "DISTANCE_MEASURE_UNSPECIFIED": measure = nil
         case "EUCLIDEAN": measure = .euclidean
         case "COSINE": measure = .cosine
@@ -127,10 +126,7 @@ extension RESTCodec {
         case "fieldFilter":
             try checkKeys(body, ["field", "op", "value"], at: "\(at).field_filter")
             let path = try decodeFieldReference(body["field"], at: "\(at).field_filter.field")
-            let fieldOperators = [0: "OPERATOR_UNSPECIFIED", 1: "LESS_THAN", 2: "LESS_THAN_OR_EQUAL", 3: "GREATER_THAN",
-                                  4: "GREATER_THAN_OR_EQUAL", 5: "EQUAL", 6: "NOT_EQUAL", 7: "ARRAY_CONTAINS", 8: "IN",
-                                  9: "ARRAY_CONTAINS_ANY", 10: "NOT_IN"]
-            guard let opName = enumName(body["op"], fieldOperators), let op = Filter.Operator(rawValue: opName) else {
+            guard let opName = enumName(body["op"], EnumNumbers.fieldOperator), let op = Filter.Operator(rawValue: opName) else {
                 throw .invalidArgument("A field filter at '\(at)' needs a valid operator; got \(body["op"]?.serialized ?? "none").")
             }
             guard let v = body["value"] else { throw .invalidArgument("A field filter at '\(at)' needs a value.") }
@@ -138,14 +134,13 @@ extension RESTCodec {
         case "unaryFilter":
             try checkKeys(body, ["field", "op"], at: "\(at).unary_filter")
             let path = try decodeFieldReference(body["field"], at: "\(at).unary_filter.field")
-            let unaryOperators = [0: "OPERATOR_UNSPECIFIED", 2: "IS_NAN", 3: "IS_NULL", 4: "IS_NOT_NAN", 5: "IS_NOT_NULL"]
-            guard let opName = enumName(body["op"], unaryOperators), let op = Filter.UnaryOperator(rawValue: opName) else {
+            guard let opName = enumName(body["op"], EnumNumbers.unaryOperator), let op = Filter.UnaryOperator(rawValue: opName) else {
                 throw .invalidArgument("A unary filter at '\(at)' needs a valid operator; got \(body["op"]?.serialized ?? "none").")
             }
             return .unary(path, op)
         default:
             try checkKeys(body, ["op", "filters"], at: "\(at).composite_filter")
-            guard let opName = enumName(body["op"], [0: "OPERATOR_UNSPECIFIED", 1: "AND", 2: "OR"]),
+            guard let opName = enumName(body["op"], EnumNumbers.compositeOperator),
                   let op = Filter.CompositeOperator(rawValue: opName) else {
                 throw .invalidArgument("A composite filter at '\(at)' needs the operator AND or OR; got \(body["op"]?.serialized ?? "none").")
             }
@@ -186,4 +181,17 @@ extension RESTCodec {
         }
         return out
     }
+}
+
+/// The numbers of the Firestore enums a REST body may give by number (the values of query.proto
+/// and write.proto), for ``RESTCodec/enumName(_:_:)``.
+enum EnumNumbers {
+    static let fieldOperator = [0: "OPERATOR_UNSPECIFIED", 1: "LESS_THAN", 2: "LESS_THAN_OR_EQUAL", 3: "GREATER_THAN",
+                                4: "GREATER_THAN_OR_EQUAL", 5: "EQUAL", 6: "NOT_EQUAL", 7: "ARRAY_CONTAINS", 8: "IN",
+                                9: "ARRAY_CONTAINS_ANY", 10: "NOT_IN"]
+    static let unaryOperator = [0: "OPERATOR_UNSPECIFIED", 2: "IS_NAN", 3: "IS_NULL", 4: "IS_NOT_NAN", 5: "IS_NOT_NULL"]
+    static let compositeOperator = [0: "OPERATOR_UNSPECIFIED", 1: "AND", 2: "OR"]
+    static let direction = [0: "DIRECTION_UNSPECIFIED", 1: "ASCENDING", 2: "DESCENDING"]
+    static let distanceMeasure = [0: "DISTANCE_MEASURE_UNSPECIFIED", 1: "EUCLIDEAN", 2: "COSINE", 3: "DOT_PRODUCT"]
+    static let serverValue = [0: "SERVER_VALUE_UNSPECIFIED", 1: "REQUEST_TIME"]
 }

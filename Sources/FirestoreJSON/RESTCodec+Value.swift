@@ -115,12 +115,8 @@ package enum RESTCodec {
             if case .number("0") = v { return .null }
             throw bad("\(at).null_value", "\(v.serialized) is not a null value.")
         case "booleanValue":
-            switch v {
-            case .bool(let b): return .boolean(b)
-            case .string("true"): return .boolean(true)
-            case .string("false"): return .boolean(false)
-            default: throw bad("\(at).boolean_value", "(TYPE_BOOL), \(v.serialized)")
-            }
+            guard let b = boolValue(v) else { throw bad("\(at).boolean_value", "(TYPE_BOOL), \(v.serialized)") }
+            return .boolean(b)
         case "integerValue":
             return .integer(try decodeInt64(v, at: "\(at).integer_value"))
         case "doubleValue":
@@ -176,28 +172,12 @@ package enum RESTCodec {
     package static func decodeInt64(_ v: JSON, at: String) throws(FirestoreError) -> Int64 {
         let text: String
         switch v {
-        case .string(let s), .number(let s): text = asciiDigits(s)
+        case .string(let s), .number(let s): text = JSON.asciiDigits(s)
         default: throw bad(at, "(TYPE_INT64), \(v.serialized)")
         }
         if let i = Int64(text) { return i }
         if let i = JSON.exactInteger(text) { return i }
         throw bad(at, "(TYPE_INT64), \(v.serialized)")
-    }
-
-    /// The text with every Unicode decimal digit of the Basic Multilingual Plane written as its
-    /// ASCII digit, as Java's `Character.digit` reads them.
-    static func asciiDigits(_ text: String) -> String {
-        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar.value > 0x7F, scalar.value <= 0xFFFF, scalar.properties.generalCategory == .decimalNumber,
-               let digit = scalar.properties.numericValue, let ascii = Unicode.Scalar(48 + UInt32(digit)) {
-                out.append(ascii)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
     }
 
     package static func decodeInt32(_ v: JSON, at: String) throws(FirestoreError) -> Int32 {
@@ -212,7 +192,7 @@ package enum RESTCodec {
         case .number(let s):
             if let d = Double(s), d.isFinite { return d }
         case .string(let raw):
-            let s = asciiDigits(raw)
+            let s = JSON.asciiDigits(raw)
             switch s {
             case "NaN": return .nan
             case "Infinity": return .infinity

@@ -110,7 +110,7 @@ extension RESTCodec {
             let path = try FieldPath(parsing: p)
             let kind: FieldTransform.Kind
             if let s = field(item, "setToServerValue") {
-                guard enumName(s, [0: "SERVER_VALUE_UNSPECIFIED", 1: "REQUEST_TIME"]) == "REQUEST_TIME" else {
+                guard enumName(s, EnumNumbers.serverValue) == "REQUEST_TIME" else {
                     throw .invalidArgument("ServerValue type must be specified for set_to_server_value transformation (only REQUEST_TIME exists); got \(s.serialized).")
                 }
                 kind = .serverTimestamp

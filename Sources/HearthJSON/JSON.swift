@@ -146,4 +146,20 @@ extension JSON {
         if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
+
+    /// The text with every Unicode decimal digit of the Basic Multilingual Plane written as its
+    /// ASCII digit, as Java's `Character.digit` reads them.
+    package static func asciiDigits(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value > 0x7F, scalar.value <= 0xFFFF, scalar.properties.generalCategory == .decimalNumber,
+               let digit = scalar.properties.numericValue, let ascii = Unicode.Scalar(48 + UInt32(digit)) {
+                out.append(ascii)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 }

@@ -1,3 +1,5 @@
+import HearthJSON
+
 /// The global conversion functions `string()`, `int()`, `float()` and `path()`, and the
 /// path method `bind()`.
 enum Conversions {
@@ -48,24 +50,7 @@ enum Conversions {
     /// `int('１２') == 12`: Java's `Character.digit` takes every Unicode decimal digit, one UTF-16
     /// unit at a time); no spaces, nothing out of the int range.
     static func javaParseLong(_ text: String) -> Int64? {
-        var scalars = Substring(text).unicodeScalars[...]
-        var negative = false
-        if let first = scalars.first, first == "+" || first == "-" {
-            negative = first == "-"
-            scalars = scalars.dropFirst()
-        }
-        guard !scalars.isEmpty else { return nil }
-        var magnitude: UInt64 = 0
-        for scalar in scalars {
-            guard scalar.value <= 0xFFFF, scalar.properties.generalCategory == .decimalNumber,
-                  let digit = scalar.properties.numericValue, digit >= 0, digit <= 9 else { return nil }
-            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times.addingReportingOverflow(UInt64(digit))
-            guard !o1, !o2, sum <= UInt64(Int64.max) + 1 else { return nil }
-            magnitude = sum
-        }
-        if negative { return magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude) }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+        Int64(JSON.asciiDigits(text))
     }
 
     /// `float(2) == 2.0`, `float('2.5') == 2.5`.
