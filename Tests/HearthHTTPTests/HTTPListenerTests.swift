@@ -178,12 +178,12 @@ struct HTTPListenerTests {
         }
     }
 
-    /// Echoes the body; `GET /wait` answers after a second (a long poll).
+    /// Echoes the body; `GET /wait` answers after two seconds (a long poll).
     struct SlowEcho: HTTPResponder {
         typealias Context = BasicRequestContext
         func respond(to request: Request, context: Context) async throws -> Response {
             if request.uri.path == "/wait" {
-                try await Task.sleep(for: .seconds(1))
+                try await Task.sleep(for: .seconds(2))
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "waited")))
             }
             var request = request
@@ -194,10 +194,11 @@ struct HTTPListenerTests {
 
     @Test("a body that stops arriving closes its connection, on the first request and on later ones; a long poll is not cut")
     func slowBody() async throws {
-        // Wider than shortLimits, so that a test task a loaded machine delays between two requests
-        // does not meet the idle timeout instead; still shorter than the 1 s long poll.
-        let limits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .seconds(5), idleTimeout: .milliseconds(800),
-                                      bodyTimeout: .milliseconds(500))
+        // Wide, so that a test task a loaded machine delays between two requests (or between two
+        // parts of the steady body, 100 ms apart) meets no timeout it should not; the idle
+        // timeout is still shorter than the 2 s long poll, which must not be cut.
+        let limits = ConnectionLimits(maxRequestLine: 1024, headTimeout: .seconds(5), idleTimeout: .milliseconds(1500),
+                                      bodyTimeout: .milliseconds(1000))
         try await serving(HTTPListener(host: "127.0.0.1", port: 0, responder: SlowEcho(), limits: limits)) { port in
             let first = try RawConnection(port: port)
             try await first.write("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
