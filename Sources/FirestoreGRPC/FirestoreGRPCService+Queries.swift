@@ -43,15 +43,12 @@ extension FirestoreGRPCService {
         }
         let aggregator = try Aggregator(try WireCodec.decodeAggregations(saq.aggregations, at: "structured_aggregation_query.aggregations"))
         let (c, newID) = try engine.resolve(r.consistency(), in: db)
-        let result: [FieldName: Value]
-        let time: Timestamp
-        if case .structuredQuery(let inner)? = saq.queryType {
-            let query = try Query(try WireCodec.decodeStructuredQuery(inner, at: "structured_aggregation_query.structured_query"),
-                                  parent: parent, database: db)
-            (result, time) = try await engine.runAggregation(query, aggregator: aggregator, consistency: c, identity: identity)
-        } else {
-            (result, time) = (aggregator.result(over: []), engine.now)
-        }
+        // A missing inner query is an empty one, as on the official emulator.
+        var inner = Google_Firestore_V1_StructuredQuery()
+        if case .structuredQuery(let given)? = saq.queryType { inner = given }
+        let query = try Query(try WireCodec.decodeStructuredQuery(inner, at: "structured_aggregation_query.structured_query"),
+                              parent: parent, database: db)
+        let (result, time) = try await engine.runAggregation(query, aggregator: aggregator, consistency: c, identity: identity)
         if let newID {
             // The new transaction's ID leaves in a message of its own, before the result, as
             // RunQuery sends it (and the emulator does for both).

@@ -162,6 +162,13 @@ extension RESTCodec {
             // The k-th aggregation without an alias is field_k, counting only those (as the emulator).
             var alias: String
             if case .string(let a)? = item["alias"], !a.isEmpty { alias = a } else { unnamed += 1; alias = "field_\(unnamed)" }
+            // count, sum and avg are one oneof: the emulator's JSON reader refuses two of them.
+            let kinds = ["count", "sum", "avg"].count { name in
+                switch field(item, name) { case nil, .null?: false; default: true }
+            }
+            if kinds > 1 {
+                throw .invalidArgument("Payload isn't valid for request.")
+            }
             if let c = item["count"] {
                 try checkKeys(c, ["upTo"], at: "\(here).count")
                 var upTo: Int64?

@@ -108,7 +108,7 @@ package struct Query: Sendable, Equatable {
     /// orders by those fields after the explicit order and the inequality fields, so only
     /// documents that have them count, and offset and limit apply to those in that order. The
     /// key cannot come before them (no such index), so an explicit order or inequality on
-    /// `__name__` is refused.
+    /// `__name__`, or an ancestor below the root of a collection-group query, is refused.
     ///
     /// A projection (`select`) cannot go with sums and averages, with the emulator's messages.
     package func forAggregating(_ fields: [FieldPath]) throws(FirestoreError) -> Query {
@@ -128,7 +128,11 @@ package struct Query: Sendable, Equatable {
         // An equality or `in` on the key reads by key too, as the emulator plans it.
         var keyEquality = false
         filter?.forEachFieldFilter { path, op, _ in if path.isDocumentName, op == .equal || op == .in { keyEquality = true } }
+        // So does a collection-group (or kindless) query below the root: its ancestor is a key
+        // range (r15-agg-cg-under-doc).
+        let ancestorRange = !parent.isRoot && (allDescendants || collectionID.isEmpty)
         let keyFirst = explicitOrderBy.contains { $0.field.isDocumentName } || inequalityFields.contains(.documentName) || keyEquality
+            || ancestorRange
         // (A descending key scan fails first, after the rules, as on the emulator.)
         if keyFirst, !named.isEmpty, deferredError == nil {
             let list = Set(named).sorted().map(\.canonical).joined(separator: ", ")

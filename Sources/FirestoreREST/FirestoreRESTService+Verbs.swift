@@ -80,7 +80,12 @@ extension FirestoreRESTService {
     func batchWrite(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "labels"], at: "")
         if let labels = body["labels"] {
-            guard case .object(let pairs) = labels, pairs.allSatisfy({ if case .string = $0.1 { true } else { false } }) else {
+            // A map<string, string>: the emulator's JSON reader takes numbers and booleans as
+            // their text too (r15-bw-labels-number-value), but no null, list or object.
+            let isText: (JSON) -> Bool = { value in
+                switch value { case .string, .number, .bool: true; default: false }
+            }
+            guard case .object(let pairs) = labels, pairs.allSatisfy({ isText($0.1) }) else {
                 throw .invalidArgument("Payload isn't valid for request: labels must be an object of strings.")
             }
         }
@@ -136,19 +141,14 @@ extension FirestoreRESTService {
             throw .invalidArgument("A structured aggregation query is required.")
         }
         try RESTCodec.checkKeys(saq, ["structuredQuery", "aggregations"], at: "structured_aggregation_query")
-        let inner = RESTCodec.field(saq, "structuredQuery")
-        let q = try inner.map { j throws(FirestoreError) in
-            try query(db, parent: parent, j, at: "structured_aggregation_query.structured_query")
-        }
+        // A missing (or null) inner query is an empty one, as on the official emulator: it reads
+        // the documents under the parent.
+        let q = try query(db, parent: parent, RESTCodec.field(saq, "structuredQuery") ?? .object([]),
+                          at: "structured_aggregation_query.structured_query")
         let aggregator = try Aggregator(try RESTCodec.decodeAggregations(saq["aggregations"], at: "structured_aggregation_query.aggregations"))
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
-        // Without an inner query there is nothing to aggregate over.
-        let (result, readTime) = if let q {
-            try await engine.runAggregation(q, aggregator: aggregator, consistency: c, identity: identity)
-        } else {
-            (aggregator.result(over: []), engine.now)
-        }
+        let (result, readTime) = try await engine.runAggregation(q, aggregator: aggregator, consistency: c, identity: identity)
         var out: [JSON] = []
         if let newID { out.append(.object([("transaction", Self.encodeTransaction(newID))])) }
         let fields = RESTCodec.encodeFields(result)
