@@ -85,7 +85,7 @@ let package = Package(
             swiftSettings: settings
         ),
         // The Firestore slice.
-        .target(name: "FirestoreModel", swiftSettings: settings),
+        .target(name: "FirestoreModel", dependencies: ["HearthJSON"], swiftSettings: settings),
         .target(name: "FirestoreQuery", dependencies: ["FirestoreModel"], swiftSettings: settings),
         .target(name: "FirestoreIndexes", dependencies: ["FirestoreModel", "FirestoreQuery", "HearthJSON"], swiftSettings: settings),
         .target(

@@ -110,7 +110,9 @@ final class ScriptMembership: @unchecked Sendable {
 
     static func isKnownScript(_ name: String) -> Bool {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }), name.first?.isUppercase == true else { return false }
-        return (try? NSRegularExpression(pattern: "\\p{\(name)}")) != nil
+        // Asked as a script value, so that ICU's other properties and Java's forms (`IsLatin`,
+        // `InBasicLatin`, `Alphabetic`), which RE2 refuses, are not taken for scripts.
+        return (try? NSRegularExpression(pattern: "\\p{Script=\(name)}")) != nil
     }
 
     func contains(_ s: Unicode.Scalar, script name: String) -> Bool {

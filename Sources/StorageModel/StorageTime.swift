@@ -1,3 +1,5 @@
+import HearthJSON
+
 /// Times as Cloud Storage writes them: RFC 3339 in UTC with milliseconds
 /// (`2020-09-18T00:31:33.328Z`), from microseconds since the epoch, and back.
 package enum StorageTime {
@@ -66,26 +68,13 @@ package enum StorageTime {
         return ((days * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000) + fraction
     }
 
-    /// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    /// Year, month and day of a day count since 1970-01-01.
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilDays.civilFromDays(days)
     }
 
     /// Days since 1970-01-01 of a civil date.
     static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilDays.daysFromCivil(year, month, day)
     }
 }

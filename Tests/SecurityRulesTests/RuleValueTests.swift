@@ -35,6 +35,21 @@ struct RuleValueTests {
         #expect(!RuleValue.list([.float(.nan)]).isRulesEqual(to: .list([.float(.nan)])))
     }
 
+    @Test("-0.0 equals 0.0 alone and in membership, not inside two lists or maps under ==, never in a point; no two map diffs are equal")
+    func signedZeroAndMapDiffs() {
+        #expect(RuleValue.float(-0.0).isOperatorEqual(to: .float(0.0)))
+        #expect(RuleValue.float(-0.0).isRulesEqual(to: .float(0.0)))
+        #expect(!RuleValue.list([.float(-0.0)]).isOperatorEqual(to: .list([.float(0.0)])))
+        #expect(!RuleValue.map(["a": .float(-0.0)]).isOperatorEqual(to: .map(["a": .float(0.0)])))
+        #expect(RuleValue.list([.float(1.5)]).isOperatorEqual(to: .list([.float(1.5)])))
+        let origin = RuleLatLng(latitude: 0, longitude: 0)!, signed = RuleLatLng(latitude: -0.0, longitude: 0)!
+        #expect(!RuleValue.latlng(origin).isOperatorEqual(to: .latlng(signed)))
+        #expect(RuleValueSet([.latlng(origin), .latlng(signed)]).count == 2)
+        let diff = RuleValue.mapDiff(RuleMapDiff([:], comparedTo: [:]))
+        #expect(!diff.isOperatorEqual(to: diff))
+        #expect(!diff.isRulesEqual(to: diff))
+    }
+
     @Test("maps compare by keys and values, sets by members")
     func structuralEquality() {
         #expect(RuleValue.map(["a": .list([.int(1)])]) == .map(["a": .list([.float(1)])]))

@@ -1,3 +1,5 @@
+import HearthJSON
+
 /// Timestamps and durations: their methods and the `timestamp.` and `duration.` namespaces.
 enum TimeMethods {
     static func call(_ name: String, _ timestamp: RuleTimestamp, _ arguments: [RuleValue]) -> RuleOutcome {
@@ -33,7 +35,7 @@ enum TimeMethods {
         return .success(result)
     }
 
-    /// `timestamp.date(year, month, day)` and `timestamp.value(epochMillis)`.
+    /// `timestamp.date(year, month, day)` and `timestamp.value(epochMillis or RFC 3339 text)`.
     static func timestampFunction(_ name: String, _ arguments: [RuleValue]) -> RuleOutcome {
         switch name {
         case "date":
@@ -45,9 +47,23 @@ enum TimeMethods {
             return .success(.timestamp(timestamp))
         case "value":
             if let error = Library.arity("timestamp.value", arguments, 1) { return .failure(error) }
-            guard case .int(let millis) = arguments[0] else { return Library.typeError("timestamp.value", expected: "an int", got: arguments[0]) }
-            guard let timestamp = RuleTimestamp(millisecondsSinceEpoch: millis) else { return .failure(RuleError("Timestamp out of range.")) }
-            return .success(.timestamp(timestamp))
+            switch arguments[0] {
+            case .int(let millis):
+                guard let timestamp = RuleTimestamp(millisecondsSinceEpoch: millis) else { return .failure(RuleError("Timestamp out of range.")) }
+                return .success(.timestamp(timestamp))
+            case .string(let text):
+                // RFC 3339 text, read as leniently as the emulator's JSON reader reads it, after
+                // any leading spaces (fixtures/differential/rules/round-12.json, r12-ts-str-*).
+                guard let (seconds, nanos) = LenientRFC3339.parse(String(text.drop { $0 == " " })) else {
+                    return .failure(.invalidArgument("timestamp.value() cannot read '\(text)' as an RFC 3339 time."))
+                }
+                guard let timestamp = RuleTimestamp(seconds: seconds, nanos: Int64(nanos)) else {
+                    return .failure(RuleError("Timestamp out of range."))
+                }
+                return .success(.timestamp(timestamp))
+            default:
+                return Library.typeError("timestamp.value", expected: "an int or an RFC 3339 string", got: arguments[0])
+            }
         default:
             return .failure(.functionNotFound("timestamp.\(name)"))
         }

@@ -278,9 +278,10 @@ struct RegexParser {
                 throw Invalid(reason: "invalid escape sequence: \\x\(digits)")
             }
             return scalar
-        case "0":
-            // Octal: \0, \012 (up to two more digits).
-            var digits = "0"
+        case "0"..."7" where c == "0" || peek().map { ("0"..."7").contains($0) } == true:
+            // Octal, as RE2 reads it: \0 with up to two more digits, or \1–\7 followed by one or
+            // two more (`\101` is `A`); a lone \1–\9 would be a backreference.
+            var digits = String(c)
             for _ in 0..<2 { if let d = peek(), ("0"..."7").contains(d) { digits.unicodeScalars.append(d); i += 1 } }
             return Unicode.Scalar(UInt32(digits, radix: 8)!)!
         default:

@@ -14,6 +14,18 @@ package struct RuleLatLng: Sendable, Hashable, CustomStringConvertible {
         self.longitude = longitude
     }
 
+    /// Points are equal when their coordinates are, sign of zero included: the official emulator
+    /// tells `latlng.value(-0.0, 0)` from `latlng.value(0, 0)` (`==`, `in`, sets;
+    /// fixtures/differential/rules/round-12.json, r12-geo-neg-zero-*).
+    package static func == (lhs: RuleLatLng, rhs: RuleLatLng) -> Bool {
+        lhs.latitude.bitPattern == rhs.latitude.bitPattern && lhs.longitude.bitPattern == rhs.longitude.bitPattern
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude.bitPattern)
+        hasher.combine(longitude.bitPattern)
+    }
+
     /// The mean Earth radius used for distances, in meters (the S2 library's value).
     static let earthRadiusMeters = 6_371_010.0
 
