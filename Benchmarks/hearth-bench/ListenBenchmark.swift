@@ -39,7 +39,7 @@ enum ListenBenchmark {
                                               orderBy: limit == nil ? [] : [.init(FieldPath(["createdTime"]), .descending)], limit: limit),
                               parent: .root, database: db)
             let session = ListenSession(engine: engine, identity: .admin)
-            session.add(ListenTarget(id: 1, database: db, kind: .query(q)))
+            try session.add(ListenTarget(id: 1, database: db, kind: .query(q)))
             let consumer = Task { var n = 0; for await _ in session.events { n += 1 }; return n }
             let start = monotonicNanos()
             _ = try await write(engine, db, count: count)
@@ -56,7 +56,7 @@ enum ListenBenchmark {
             var sessions: [ListenSession] = []
             for i in 0..<listeners {
                 let s = ListenSession(engine: engine, identity: .admin)
-                s.add(ListenTarget(id: 1, database: db, kind: .documents([ResourcePath(["rooms", "r\(i)"])])))
+                try s.add(ListenTarget(id: 1, database: db, kind: .documents([ResourcePath(["rooms", "r\(i)"])])))
                 sessions.append(s)
             }
             var iterator = sessions[0].events.makeAsyncIterator()

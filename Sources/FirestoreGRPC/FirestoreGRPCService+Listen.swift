@@ -31,15 +31,19 @@ extension FirestoreGRPCService {
                 for try await request in requests {
                     switch request.targetChange {
                     case .addTarget(let target)?:
+                        let decoded: ListenTarget
                         do {
                             let db = try DatabaseID.parse(databaseName: request.database)
                             streamDatabase.value = db
-                            session.add(try Self.target(target, database: db))
+                            decoded = try Self.target(target, database: db)
                         } catch {
                             // As the emulator: the target is added, then removed with the cause.
                             try await writer.write(Self.targetChange(.add, ids: [target.targetID], cause: nil))
                             try await writer.write(Self.targetChange(.remove, ids: [target.targetID], cause: error))
+                            continue
                         }
+                        // An ID in use (or negative) ends the stream, as on the emulator.
+                        do { try session.add(decoded) } catch { throw GRPCStatusMapping.rpcError(error) }
                     case .removeTarget(let id)?:
                         session.remove(id)
                     case nil:

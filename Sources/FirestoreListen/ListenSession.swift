@@ -1,5 +1,5 @@
 package import FirestoreEngine
-import FirestoreModel
+package import FirestoreModel
 import FirestoreQuery
 import Synchronization
 package import HearthIdentity
@@ -25,6 +25,7 @@ package final class ListenSession: Sendable {
     private let feedToken: Mutex<Int?> = Mutex(nil)
     private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let pending = PendingCounter()
+    private let targetIDs = TargetIDs()
 
     package init(engine: FirestoreEngine, identity: Identity) {
         self.engine = engine
@@ -40,22 +41,31 @@ package final class ListenSession: Sendable {
             }
         }
         feedToken.withLock { $0 = token }
-        let processor = Processor(engine: engine, identity: identity, sink: eventSink, pending: pending)
+        let processor = Processor(engine: engine, identity: identity, sink: eventSink, pending: pending, targetIDs: targetIDs)
         worker.withLock { $0 = Task { await processor.run(commandStream) } }
     }
 
-    /// Adds a target; its first snapshot (or its error) arrives on ``events``.
-    package func add(_ target: ListenTarget) {
+    /// Adds a target; its first snapshot (or its error) arrives on ``events``. Returns its ID:
+    /// a target asking for ID 0 gets one above every ID the stream has used, as the official
+    /// emulator assigns them. Throws when the ID is negative or names a target still on the
+    /// stream (the emulator ends the stream then, with UNKNOWN and no message).
+    @discardableResult
+    package func add(_ target: ListenTarget) throws(FirestoreError) -> Int32 {
+        var target = target
+        target.id = try targetIDs.claim(target.id)
         databases.insert(target.database)
         pending.add(1)
         commands.yield(.add(target))
+        return target.id
     }
 
     /// Whether commands or commits are still queued or being processed (for benchmarks and tests).
     package var hasPendingWork: Bool { pending.current > 0 }
 
-    /// Removes a target and frees its results.
+    /// Removes a target and frees its results. An ID no target of the stream has is ignored, as
+    /// on the official emulator (no REMOVE is sent).
     package func remove(_ targetID: Int32) {
+        guard targetIDs.release(targetID) else { return }
         pending.add(1)
         commands.yield(.remove(targetID))
     }
@@ -77,6 +87,34 @@ private final class DatabaseSet: Sendable {
     func contains(_ db: DatabaseID) -> Bool { set.withLock { $0.contains(db) } }
 }
 
+/// The IDs of a stream's targets: those in use, and the highest ever used (IDs the stream
+/// assigns come after it).
+final class TargetIDs: Sendable {
+    private let state = Mutex<(active: Set<Int32>, highest: Int32)>(([], 0))
+
+    /// Takes `requested` (or, for 0, the next free ID) for a new target.
+    func claim(_ requested: Int32) throws(FirestoreError) -> Int32 {
+        try state.withLock { state throws(FirestoreError) -> Int32 in
+            if requested < 0 { throw .invalidArgument("Target IDs must be positive: \(requested) is not.") }
+            var id = requested
+            if id == 0 {
+                guard state.highest < Int32.max else { throw FirestoreError(.resourceExhausted, "No target ID is left to assign on this stream.") }
+                id = state.highest + 1
+            }
+            guard state.active.insert(id).inserted else {
+                throw .invalidArgument("Target ID \(id) is already in use on this stream: remove the target first.")
+            }
+            state.highest = max(state.highest, id)
+            return id
+        }
+    }
+
+    /// Frees an ID; false when no target had it.
+    func release(_ id: Int32) -> Bool {
+        state.withLock { $0.active.remove(id) != nil }
+    }
+}
+
 /// Commands queued or in progress.
 final class PendingCounter: Sendable {
     private let value = Atomic<Int>(0)
@@ -96,12 +134,24 @@ private actor Processor {
     var rulesGenerations: [Int32: Int] = [:]
 
     let pending: PendingCounter
+    let targetIDs: TargetIDs
 
-    init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation, pending: PendingCounter) {
+    init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation, pending: PendingCounter,
+         targetIDs: TargetIDs) {
         self.engine = engine
         self.identity = identity
         self.sink = sink
         self.pending = pending
+        self.targetIDs = targetIDs
+    }
+
+    /// Ends a target that failed: its ID is free again.
+    func fail(_ id: Int32, _ error: FirestoreError) {
+        views[id] = nil
+        snapshotTimes[id] = nil
+        rulesGenerations[id] = nil
+        _ = targetIDs.release(id)
+        sink.yield(.targetRemoved(targetID: id, error: error))
     }
 
     func run(_ commands: AsyncStream<ListenSession.Command>) async {
@@ -139,7 +189,7 @@ private actor Processor {
             rulesGenerations[target.id] = generation
             sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: Self.projected(changes, target), isReset: isReset))
         } catch {
-            sink.yield(.targetRemoved(targetID: target.id, error: error))
+            fail(target.id, error)
         }
     }
 
@@ -197,10 +247,7 @@ private actor Processor {
                 }
                 if view.needsRefill { changes += view.reset(to: try await refill(view.target, at: event.commitTime)) }
             } catch {
-                views[id] = nil
-                snapshotTimes[id] = nil
-                rulesGenerations[id] = nil
-                sink.yield(.targetRemoved(targetID: id, error: error))
+                fail(id, error)
                 continue
             }
             views[id] = view

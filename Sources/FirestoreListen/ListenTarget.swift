@@ -20,7 +20,9 @@ package struct ListenTarget: Sendable {
         self.id = id
         self.database = database
         self.kind = kind
-        self.resumeTime = resumeTime
+        // Kept to the microsecond, as Firestore keeps times: the emulator takes a finer read
+        // time on a target, where a read's own `read_time` must be whole microseconds.
+        self.resumeTime = resumeTime?.truncatedToMicroseconds
     }
 
     /// Refuses a query no listener can follow: a vector search, whose ranking every write to

@@ -19,7 +19,8 @@ package enum WatchResponse: Sendable, Equatable {
 
     /// The messages that tell a client about one event of a listen session.
     ///
-    /// A target's first snapshot is `ADD` (or `RESET` when its resume time was too old), a
+    /// A target's first snapshot is `ADD` (followed by `RESET` when its resume time could not be
+    /// read: too old, or after the latest commit), a
     /// document change per result, `CURRENT`, then a global `NO_CHANGE` with the read time and
     /// resume token: the client's cue to raise a snapshot. Each later commit sends the changed
     /// documents followed by one global `NO_CHANGE`. A target that is denied or fails ends with
@@ -27,7 +28,8 @@ package enum WatchResponse: Sendable, Equatable {
     package static func responses(for event: ListenEvent) -> [WatchResponse] {
         switch event {
         case .targetCurrent(let id, let readTime, let changes, let isReset):
-            return [.targetChange(isReset ? .reset : .add, targetIDs: [id], cause: nil, readTime: nil)]
+            return [.targetChange(.add, targetIDs: [id], cause: nil, readTime: nil)]
+                + (isReset ? [.targetChange(.reset, targetIDs: [id], cause: nil, readTime: readTime)] : [])
                 + changes.map { response(for: $0, target: id, readTime: readTime) }
                 + [.targetChange(.current, targetIDs: [id], cause: nil, readTime: readTime),
                    .targetChange(.noChange, targetIDs: [], cause: nil, readTime: readTime)]

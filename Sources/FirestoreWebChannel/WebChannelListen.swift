@@ -19,7 +19,7 @@ enum WebChannelListen {
                     channel.send(contentsOf: messages, now: now())
                 }
             }
-            for await text in channel.inbound {
+            requests: for await text in channel.inbound {
                 let json: JSON
                 do {
                     json = try JSON.parse(Array(text.utf8))
@@ -29,7 +29,12 @@ enum WebChannelListen {
                 }
                 do throws(WebChannelCodec.ListenRequestError) {
                     switch try WebChannelCodec.decodeListenRequest(json, database: database) {
-                    case .add(let target): session.add(target)
+                    case .add(let target):
+                        do throws(FirestoreError) { try session.add(target) } catch {
+                            // An ID in use (or negative) ends the stream, as on the emulator.
+                            channel.fail(WebChannelCodec.streamError(error).serialized, now: now())
+                            break requests
+                        }
                     case .remove(let id): session.remove(id)
                     }
                 } catch {

@@ -49,8 +49,8 @@ package struct WebSocketListenConnection: Sendable {
                         if isNew {
                             group.addTask { await Self.pump(session, state: state, outbox: outbox.continuation) }
                         }
+                        try session.add(request.target)
                         state.register(request, session: session)
-                        session.add(request.target)
                     }
                 } catch {
                     let failure = error as? FirestoreError ?? .internalError("\(error)")

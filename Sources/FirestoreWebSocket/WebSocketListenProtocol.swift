@@ -87,8 +87,9 @@ package enum WebSocketListenProtocol {
     }
 
     static func targetID(_ json: JSON) throws(FirestoreError) -> Int32 {
-        guard case .number(let n)? = json["targetId"], let id = Int32(n) else {
-            throw .invalidArgument("A message needs an integer \"targetId\".")
+        // Positive: the client chooses every ID (a listen session would assign one for 0).
+        guard case .number(let n)? = json["targetId"], let id = Int32(n), id > 0 else {
+            throw .invalidArgument("A message needs a positive integer \"targetId\".")
         }
         return id
     }

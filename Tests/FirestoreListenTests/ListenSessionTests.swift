@@ -57,7 +57,7 @@ struct ListenSessionTests {
                               parent: .root, database: Self.db)
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
         #expect(Self.describe(await Self.next(&events)) == "current 1: added scores/p4 -→0, added scores/p3 -→1")
         _ = try await engine.commit(Self.db, writes: [Self.set("scores/p1", ["score": .integer(99)])])
         #expect(Self.describe(await Self.next(&events)) == "commit 1: added scores/p1 -→0, removed scores/p3 2→-")
@@ -83,7 +83,7 @@ struct ListenSessionTests {
                               parent: .root, database: Self.db)
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
         #expect(Self.describe(await Self.next(&events)) == "current 1: added top/a -→0")
         _ = try await engine.commit(Self.db, writes: [Self.set("top/a", ["s": .integer(3)])])
         #expect(Self.describe(await Self.next(&events)) == "commit 1: modified top/a 0→0, removed top/a 0→-, added top/b -→0")
@@ -99,7 +99,7 @@ struct ListenSessionTests {
                               parent: .root, database: Self.db)
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .query(query)))
         let first = await Self.next(&events)
         #expect(Self.describe(first) == "current 1: added off/d3 -→0, added off/d4 -→1")
         if case .targetCurrent(_, _, let changes, _)? = first {
@@ -116,7 +116,7 @@ struct ListenSessionTests {
         let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 7, database: Self.db, kind: .documents([ResourcePath(["users", "alice"])])))
+        try session.add(ListenTarget(id: 7, database: Self.db, kind: .documents([ResourcePath(["users", "alice"])])))
         #expect(Self.describe(await Self.next(&events)) == "current 7: ")
         _ = try await engine.commit(Self.db, writes: [Self.set("users/bob", [:])])
         _ = try await engine.commit(Self.db, writes: [Self.set("users/alice", ["v": .integer(1)])])
@@ -134,8 +134,8 @@ struct ListenSessionTests {
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
         let all = try Query(StructuredQuery(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all)))
-        session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "b"])])))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all)))
+        try session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "b"])])))
         _ = await Self.next(&events)
         _ = await Self.next(&events)
         _ = try await engine.commit(Self.db, writes: [Self.set("c/a", [:]), Self.set("c/b", [:])])
@@ -152,7 +152,7 @@ struct ListenSessionTests {
         let all = try Query(StructuredQuery(from: [.init(collectionID: "c")]), parent: .root, database: Self.db)
         let session = ListenSession(engine: engine, identity: .admin)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all), resumeTime: first.commitTime))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .query(all), resumeTime: first.commitTime))
         #expect(Self.describe(await Self.next(&events)) == "current 1: removed c/a 0→-, added c/d -→2")
         session.close()
     }
@@ -165,14 +165,61 @@ struct ListenSessionTests {
         _ = engine.rules.install([RulesSource(name: "firestore.rules", text: closed)], project: Self.db.project)
         let session = ListenSession(engine: engine, identity: .unauthenticated)
         var events = session.events.makeAsyncIterator()
-        session.add(ListenTarget(id: 1, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
+        try session.add(ListenTarget(id: 1, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
         #expect(Self.describe(await Self.next(&events)) == "removed 1 PERMISSION_DENIED")
         _ = engine.rules.install([RulesSource(name: "firestore.rules", text: open)], project: Self.db.project)
-        session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
+        try session.add(ListenTarget(id: 2, database: Self.db, kind: .documents([ResourcePath(["c", "a"])])))
         #expect(Self.describe(await Self.next(&events)) == "current 2: ")
         _ = engine.rules.install([RulesSource(name: "firestore.rules", text: closed)], project: Self.db.project)
         _ = try await engine.commit(Self.db, writes: [Self.set("c/a", [:])])
         #expect(Self.describe(await Self.next(&events)) == "removed 2 PERMISSION_DENIED")
         session.close()
+    }
+
+    @Test("target IDs as the emulator keeps them: 0 is assigned one above every ID used, an ID in use or a negative one is refused, an unknown ID's removal sends nothing, a failed target's ID is free again")
+    func targetIDs() async throws {
+        let engine = FirestoreEngine(stores: try StoreDirectory(dataDirectory: nil))
+        let session = ListenSession(engine: engine, identity: .admin)
+        var events = session.events.makeAsyncIterator()
+        let doc = ListenTarget.Kind.documents([ResourcePath(["c", "a"])])
+        #expect(try session.add(ListenTarget(id: 5, database: Self.db, kind: doc)) == 5)
+        #expect(try session.add(ListenTarget(id: 0, database: Self.db, kind: doc)) == 6)
+        #expect(try session.add(ListenTarget(id: 2, database: Self.db, kind: doc)) == 2)
+        #expect(try session.add(ListenTarget(id: 0, database: Self.db, kind: doc)) == 7)
+        for _ in 0..<4 { _ = await Self.next(&events) }
+        #expect(throws: FirestoreError.invalidArgument("Target ID 6 is already in use on this stream: remove the target first.")) {
+            try session.add(ListenTarget(id: 6, database: Self.db, kind: doc))
+        }
+        #expect(throws: FirestoreError.invalidArgument("Target IDs must be positive: -1 is not.")) {
+            try session.add(ListenTarget(id: -1, database: Self.db, kind: doc))
+        }
+        session.remove(99)
+        session.remove(6)
+        #expect(Self.describe(await Self.next(&events)) == "removed 6")
+        // Removed, its ID may be used again; the next assigned one still comes after 7.
+        #expect(try session.add(ListenTarget(id: 6, database: Self.db, kind: doc)) == 6)
+        #expect(try session.add(ListenTarget(id: 0, database: Self.db, kind: doc)) == 8)
+        session.close()
+
+        // A target that fails (denied by the rules) frees its ID.
+        let closed = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /c/{id} { allow read: if false; } } }"
+        _ = engine.rules.install([RulesSource(name: "firestore.rules", text: closed)], project: Self.db.project)
+        let denied = ListenSession(engine: engine, identity: .unauthenticated)
+        var deniedEvents = denied.events.makeAsyncIterator()
+        #expect(try denied.add(ListenTarget(id: 3, database: Self.db, kind: doc)) == 3)
+        #expect(Self.describe(await Self.next(&deniedEvents)) == "removed 3 PERMISSION_DENIED")
+        #expect(try denied.add(ListenTarget(id: 3, database: Self.db, kind: doc)) == 3)
+        denied.close()
+    }
+
+    @Test("a resume time finer than a microsecond is cut to one; a resume that cannot be read is ADD then RESET")
+    func resumeEdges() async throws {
+        let target = ListenTarget(id: 1, database: Self.db, kind: .documents([]), resumeTime: Timestamp(seconds: 10, nanos: 123_456_789))
+        #expect(target.resumeTime == Timestamp(seconds: 10, nanos: 123_456_000))
+        let kinds = WatchResponse.responses(for: .targetCurrent(targetID: 1, readTime: Timestamp(seconds: 20, nanos: 0), changes: [], isReset: true))
+            .compactMap { response -> String? in
+                if case .targetChange(let kind, _, _, _) = response { kind.rawValue } else { nil }
+            }
+        #expect(kinds == ["ADD", "RESET", "CURRENT", "NO_CHANGE"])
     }
 }
