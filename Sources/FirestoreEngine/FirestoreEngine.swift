@@ -265,15 +265,20 @@ package final class FirestoreEngine: Sendable {
     }
 
     /// Keys in `collection` with no document but with documents below them (at the past time
-    /// of `consistency`, if it has one).
+    /// of `consistency`, if it has one), each with the time it was deleted if it once existed
+    /// (what the emulator's `showMissing` listing gives as its update time).
     package func missingDocuments(_ db: DatabaseID, in collection: ResourcePath,
-                                  consistency: ReadConsistency = .current) async throws(FirestoreError) -> [ResourcePath] {
+                                  consistency: ReadConsistency = .current) async throws(FirestoreError) -> [(key: ResourcePath, deleted: Timestamp?)] {
         let at = try readTime(for: consistency, in: db).0?.microseconds
         return try await run(db) { s in
-            try s.documentIDsWithDescendants(in: collection, at: at).compactMap { id in
+            try s.documentIDsWithDescendants(in: collection, at: at).compactMap { id -> (key: ResourcePath, deleted: Timestamp?)? in
                 let key = collection.appending(id)
                 let document = try at.map { try s.document(key, at: $0) } ?? s.document(key)
-                return document == nil ? key : nil
+                guard document == nil else { return nil }
+                // When it was last deleted, as far as history reaches (none at a read time it
+                // postdates).
+                let deleted = try s.deletionTime(of: key).flatMap { micros in micros <= (at ?? .max) ? micros : nil }
+                return (key, deleted.map { Timestamp(microseconds: $0) })
             }
         }
     }

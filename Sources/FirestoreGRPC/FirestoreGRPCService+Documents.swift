@@ -38,9 +38,10 @@ extension FirestoreGRPCService {
         var entries: [(ResourcePath, Google_Firestore_V1_Document)] = try await engine.runQuery(query, consistency: c, identity: identity)
             .documents.map { ($0.key, WireCodec.encode($0, database: db, mask: mask)) }
         if r.showMissing && !r.collectionID.isEmpty {
-            for key in try await engine.missingDocuments(db, in: parent.appending(r.collectionID), consistency: c) {
+            for (key, deleted) in try await engine.missingDocuments(db, in: parent.appending(r.collectionID), consistency: c) {
                 var missing = Google_Firestore_V1_Document()
                 missing.name = db.name(of: key)
+                if let deleted { missing.updateTime = WireCodec.encode(deleted) }
                 entries.append((key, missing))
             }
             entries.sort { $0.0 < $1.0 }

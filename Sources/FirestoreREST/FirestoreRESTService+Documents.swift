@@ -86,8 +86,11 @@ extension FirestoreRESTService {
             ($0.key, RESTCodec.encode($0, database: db, mask: mask))
         }
         if showMissing && !collectionID.isEmpty && !nothingAfter {
-            for key in try await engine.missingDocuments(db, in: collection, consistency: consistency) {
-                entries.append((key, .object([("name", .string(db.name(of: key)))])))
+            for (key, deleted) in try await engine.missingDocuments(db, in: collection, consistency: consistency) {
+                var pairs: [(String, JSON)] = [("name", .string(db.name(of: key)))]
+                // A document deleted (its children kept) shows when it was deleted, as on the emulator.
+                if let deleted { pairs.append(("updateTime", .string(deleted.rfc3339))) }
+                entries.append((key, .object(pairs)))
             }
             entries.sort { $0.0 < $1.0 }
         }

@@ -18,6 +18,8 @@ package struct FirestoreRESTService: Sendable {
     static let rootVerbs: Set<String> = ["batchGet", "beginTransaction", "commit", "rollback", "runQuery",
                                          "runAggregationQuery", "listCollectionIds", "batchWrite", "partitionQuery"]
     static let documentVerbs: Set<String> = ["runQuery", "runAggregationQuery", "listCollectionIds", "partitionQuery"]
+    /// The URL parameters that are lists (repeated fields of the request messages).
+    static let listParameters: Set<String> = ["mask.fieldPaths", "updateMask.fieldPaths"]
 
     package func handle(_ request: RESTRequest) async -> RESTReply {
         do {
@@ -36,6 +38,11 @@ package struct FirestoreRESTService: Sendable {
             return try await emulatorRoute(r)
         }
         guard r.path.hasPrefix("/v1/projects/") else { throw Self.noEndpoint(r) }
+        // A parameter that is not a list is given once at most (r16-create-id-twice-param).
+        var seen = Set<String>()
+        for (parameter, _) in r.query where !Self.listParameters.contains(parameter) {
+            guard seen.insert(parameter).inserted else { throw .invalidArgument("Payload isn't valid for request.") }
+        }
         var name = String(r.path.dropFirst(4))
         var verb: String?
         if let colon = name.lastIndex(of: ":") {

@@ -42,12 +42,19 @@ package struct RESTRequest: Sendable {
         }
     }
 
-    /// `mask.fieldPaths` query parameters as field paths (nil when absent).
+    /// `mask.fieldPaths` query parameters as field paths (nil when absent). A read mask's paths
+    /// are held to a mask's limits here (reserved names, 20 segments, 1500 bytes; `__name__` alone
+    /// is allowed), as the emulator's are (r16-get-mask-*); an update mask's are checked with
+    /// its write.
     package func mask(_ name: String = "mask.fieldPaths") throws(FirestoreError) -> [FieldPath]? {
         let values = parameters(name)
         if values.isEmpty { return nil }
         var out: [FieldPath] = []
-        for v in values { out.append(try FieldPath(parsing: v)) }
+        for v in values {
+            let path = try FieldPath(parsing: v)
+            if name == "mask.fieldPaths", !path.isDocumentName { try path.validateAsMask() }
+            out.append(path)
+        }
         return out
     }
 
