@@ -113,8 +113,27 @@ extension FirestoreRESTService {
         return try Query(structured, parent: parent, database: db)
     }
 
+    /// `explainOptions`, which the emulator takes and ignores (it returns no metrics), checked
+    /// for its shape as the emulator checks it: an object whose only field, `analyze`, is a bool
+    /// (r17-explain-*).
+    static func checkExplainOptions(_ body: JSON) throws(FirestoreError) {
+        let isBool: (JSON) -> Bool = { value in
+            if case .null = value { return true }
+            return RESTCodec.boolValue(value) != nil
+        }
+        switch RESTCodec.field(body, "explainOptions") {
+        case nil, .null?:
+            return
+        case .object(let pairs)? where pairs.allSatisfy({ $0.0 == "analyze" && isBool($0.1) }):
+            return
+        default:
+            throw .invalidArgument("Payload isn't valid for request.")
+        }
+    }
+
     func runQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["structuredQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
+        try Self.checkExplainOptions(body)
         let q = try query(db, parent: parent, RESTCodec.field(body, "structuredQuery"), at: "structured_query")
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
@@ -137,6 +156,7 @@ extension FirestoreRESTService {
 
     func runAggregationQuery(_ db: DatabaseID, parent: ResourcePath, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["structuredAggregationQuery", "transaction", "newTransaction", "readTime", "explainOptions"], at: "")
+        try Self.checkExplainOptions(body)
         guard let saq = RESTCodec.field(body, "structuredAggregationQuery") else {
             throw .invalidArgument("A structured aggregation query is required.")
         }
