@@ -275,9 +275,8 @@ package final class FirestoreEngine: Sendable {
                 let key = collection.appending(id)
                 let document = try at.map { try s.document(key, at: $0) } ?? s.document(key)
                 guard document == nil else { return nil }
-                // When it was last deleted, as far as history reaches (none at a read time it
-                // postdates).
-                let deleted = try s.deletionTime(of: key).flatMap { micros in micros <= (at ?? .max) ? micros : nil }
+                // When it was last deleted (by the read time, if any), as far as history reaches.
+                let deleted = try s.deletionTime(of: key, atOrBefore: at ?? .max)
                 return (key, deleted.map { Timestamp(microseconds: $0) })
             }
         }

@@ -31,6 +31,9 @@ extension FirestoreGRPCService {
                 for try await request in requests {
                     switch request.targetChange {
                     case .addTarget(let target)?:
+                        // An ID in use (or negative) ends the stream, as on the emulator, before
+                        // the target is read: a bad target must not answer for another's ID.
+                        do { try session.checkTargetID(target.targetID) } catch { throw GRPCStatusMapping.rpcError(error) }
                         let decoded: ListenTarget
                         do {
                             let db = try DatabaseID.parse(databaseName: request.database)
@@ -42,7 +45,6 @@ extension FirestoreGRPCService {
                             try await writer.write(Self.targetChange(.remove, ids: [target.targetID], cause: error))
                             continue
                         }
-                        // An ID in use (or negative) ends the stream, as on the emulator.
                         do { try session.add(decoded) } catch { throw GRPCStatusMapping.rpcError(error) }
                     case .removeTarget(let id)?:
                         session.remove(id)

@@ -167,7 +167,7 @@ extension RESTCodec {
                 switch field(item, name) { case nil, .null?: false; default: true }
             }
             if kinds > 1 {
-                throw .invalidArgument("Payload isn't valid for request.")
+                throw .invalidArgument("Payload isn't valid for request: aggregation '\(here)' sets more than one of count, sum and avg.")
             }
             if let c = item["count"] {
                 try checkKeys(c, ["upTo"], at: "\(here).count")

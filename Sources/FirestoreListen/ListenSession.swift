@@ -11,7 +11,8 @@ package import HearthIdentity
 /// Transports read ``events`` and write nothing back but commands.
 package final class ListenSession: Sendable {
     enum Command: Sendable {
-        case add(ListenTarget)
+        /// A target, with the generation of its claim on its ID (``TargetIDs``).
+        case add(ListenTarget, generation: UInt64)
         case remove(Int32)
         case commit(CommitEvent)
     }
@@ -52,11 +53,18 @@ package final class ListenSession: Sendable {
     @discardableResult
     package func add(_ target: ListenTarget) throws(FirestoreError) -> Int32 {
         var target = target
-        target.id = try targetIDs.claim(target.id)
+        let generation: UInt64
+        (target.id, generation) = try targetIDs.claim(target.id)
         databases.insert(target.database)
         pending.add(1)
-        commands.yield(.add(target))
+        commands.yield(.add(target, generation: generation))
         return target.id
+    }
+
+    /// Throws as ``add(_:)`` would for the ID alone (negative, or in use), for a transport that
+    /// cannot decode a target and must not answer for an ID another target holds.
+    package func checkTargetID(_ id: Int32) throws(FirestoreError) {
+        try targetIDs.check(id)
     }
 
     /// Whether commands or commits are still queued or being processed (for benchmarks and tests).
@@ -87,31 +95,54 @@ private final class DatabaseSet: Sendable {
     func contains(_ db: DatabaseID) -> Bool { set.withLock { $0.contains(db) } }
 }
 
-/// The IDs of a stream's targets: those in use, and the highest ever used (IDs the stream
-/// assigns come after it).
+/// The IDs of a stream's targets: those in use, each with the generation of its claim (so that
+/// a target that fails late frees only its own claim, never that of a target the client added
+/// again with the same ID meanwhile), and the highest ID ever used (IDs the stream assigns come
+/// after it).
 final class TargetIDs: Sendable {
-    private let state = Mutex<(active: Set<Int32>, highest: Int32)>(([], 0))
+    private struct State {
+        var active: [Int32: UInt64] = [:]
+        var highest: Int32 = 0
+        var generations: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     /// Takes `requested` (or, for 0, the next free ID) for a new target.
-    func claim(_ requested: Int32) throws(FirestoreError) -> Int32 {
-        try state.withLock { state throws(FirestoreError) -> Int32 in
-            if requested < 0 { throw .invalidArgument("Target IDs must be positive: \(requested) is not.") }
+    func claim(_ requested: Int32) throws(FirestoreError) -> (id: Int32, generation: UInt64) {
+        try state.withLock { state throws(FirestoreError) -> (id: Int32, generation: UInt64) in
+            try Self.check(requested, in: state)
             var id = requested
             if id == 0 {
                 guard state.highest < Int32.max else { throw FirestoreError(.resourceExhausted, "No target ID is left to assign on this stream.") }
                 id = state.highest + 1
             }
-            guard state.active.insert(id).inserted else {
-                throw .invalidArgument("Target ID \(id) is already in use on this stream: remove the target first.")
-            }
+            state.generations += 1
+            state.active[id] = state.generations
             state.highest = max(state.highest, id)
-            return id
+            return (id, state.generations)
         }
     }
 
-    /// Frees an ID; false when no target had it.
-    func release(_ id: Int32) -> Bool {
-        state.withLock { $0.active.remove(id) != nil }
+    /// Throws as ``claim(_:)`` would for `id`, taking nothing.
+    func check(_ id: Int32) throws(FirestoreError) {
+        try state.withLock { state throws(FirestoreError) in try Self.check(id, in: state) }
+    }
+
+    private static func check(_ id: Int32, in state: State) throws(FirestoreError) {
+        if id < 0 { throw .invalidArgument("Target IDs must be positive: \(id) is not.") }
+        if id != 0, state.active[id] != nil {
+            throw .invalidArgument("Target ID \(id) is already in use on this stream: remove the target first.")
+        }
+    }
+
+    /// Frees an ID (only the claim of `generation`, if given); false when nothing was freed.
+    func release(_ id: Int32, generation: UInt64? = nil) -> Bool {
+        state.withLock { state in
+            guard let held = state.active[id], generation == nil || generation == held else { return false }
+            state.active[id] = nil
+            return true
+        }
     }
 }
 
@@ -135,6 +166,8 @@ private actor Processor {
 
     let pending: PendingCounter
     let targetIDs: TargetIDs
+    /// The generation of each target's claim on its ID.
+    var generations: [Int32: UInt64] = [:]
 
     init(engine: FirestoreEngine, identity: Identity, sink: AsyncStream<ListenEvent>.Continuation, pending: PendingCounter,
          targetIDs: TargetIDs) {
@@ -145,23 +178,27 @@ private actor Processor {
         self.targetIDs = targetIDs
     }
 
-    /// Ends a target that failed: its ID is free again.
-    func fail(_ id: Int32, _ error: FirestoreError) {
+    /// Ends a target that failed: its claim on its ID is freed (unless the client removed the
+    /// target meanwhile, and perhaps added another under the same ID).
+    func fail(_ id: Int32, _ error: FirestoreError, generation: UInt64?) {
         views[id] = nil
         snapshotTimes[id] = nil
         rulesGenerations[id] = nil
-        _ = targetIDs.release(id)
+        generations[id] = nil
+        if let generation { _ = targetIDs.release(id, generation: generation) }
         sink.yield(.targetRemoved(targetID: id, error: error))
     }
 
     func run(_ commands: AsyncStream<ListenSession.Command>) async {
         for await command in commands {
             switch command {
-            case .add(let target): await add(target)
+            case .add(let target, let generation): await add(target, claim: generation)
             case .remove(let id):
-                views[id] = nil
+                // A target whose addition failed has been reported removed already.
+                guard views.removeValue(forKey: id) != nil else { break }
                 snapshotTimes[id] = nil
                 rulesGenerations[id] = nil
+                generations[id] = nil
                 sink.yield(.targetRemoved(targetID: id, error: nil))
             case .commit(let event): await apply(event)
             }
@@ -169,7 +206,7 @@ private actor Processor {
         }
     }
 
-    func add(_ target: ListenTarget) async {
+    func add(_ target: ListenTarget, claim: UInt64) async {
         let generation = engine.rules.generation
         do {
             var view = TargetView(target: target)
@@ -185,11 +222,12 @@ private actor Processor {
                 changes = view.reset(to: docs)
             }
             views[target.id] = view
+            generations[target.id] = claim
             snapshotTimes[target.id] = time
             rulesGenerations[target.id] = generation
             sink.yield(.targetCurrent(targetID: target.id, readTime: time, changes: Self.projected(changes, target), isReset: isReset))
         } catch {
-            fail(target.id, error)
+            fail(target.id, error, generation: claim)
         }
     }
 
@@ -247,7 +285,7 @@ private actor Processor {
                 }
                 if view.needsRefill { changes += view.reset(to: try await refill(view.target, at: event.commitTime)) }
             } catch {
-                fail(id, error)
+                fail(id, error, generation: generations[id])
                 continue
             }
             views[id] = view

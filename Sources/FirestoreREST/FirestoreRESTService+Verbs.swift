@@ -23,6 +23,8 @@ extension FirestoreRESTService {
             }
         }
         let mask = try body["mask"].map { j throws(FirestoreError) in try RESTCodec.decodeMask(j, at: "mask") }
+        // A read mask, held to a mask's limits as the URL parameter's and gRPC's are.
+        for path in mask ?? [] where !path.isDocumentName { try path.validateAsMask() }
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
         let (docs, readTime) = try await engine.batchGet(db, keys: keys, consistency: c, identity: identity)
@@ -86,7 +88,7 @@ extension FirestoreRESTService {
                 switch value { case .string, .number, .bool: true; default: false }
             }
             guard case .object(let pairs) = labels, pairs.allSatisfy({ isText($0.1) }) else {
-                throw .invalidArgument("Payload isn't valid for request: labels must be an object of strings.")
+                throw .invalidArgument("Payload isn't valid for request: labels must be an object whose values are strings (or numbers or booleans, read as text).")
             }
         }
         let writes = try decodeWrites(db, body["writes"])
@@ -127,7 +129,7 @@ extension FirestoreRESTService {
         case .object(let pairs)? where pairs.allSatisfy({ $0.0 == "analyze" && isBool($0.1) }):
             return
         default:
-            throw .invalidArgument("Payload isn't valid for request.")
+            throw .invalidArgument("Payload isn't valid for request: explainOptions takes only analyze, a boolean.")
         }
     }
 

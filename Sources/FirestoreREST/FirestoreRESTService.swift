@@ -41,7 +41,9 @@ package struct FirestoreRESTService: Sendable {
         // A parameter that is not a list is given once at most (r16-create-id-twice-param).
         var seen = Set<String>()
         for (parameter, _) in r.query where !Self.listParameters.contains(parameter) {
-            guard seen.insert(parameter).inserted else { throw .invalidArgument("Payload isn't valid for request.") }
+            guard seen.insert(parameter).inserted else {
+                throw .invalidArgument("Payload isn't valid for request: the URL parameter \(parameter) is given more than once.")
+            }
         }
         var name = String(r.path.dropFirst(4))
         var verb: String?

@@ -71,12 +71,13 @@ package struct StoreSession {
         }
     }
 
-    /// When a missing document was last deleted (microseconds), as far as history reaches; nil
-    /// when it never existed there. The version a precondition meets on a missing document.
-    package func deletionTime(of key: ResourcePath) throws -> Int64? {
+    /// When a missing document was last deleted (microseconds), as far as history reaches, at
+    /// or before `time` if given; nil when it never existed there. The version a precondition
+    /// meets on a missing document.
+    package func deletionTime(of key: ResourcePath, atOrBefore time: Int64 = .max) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT MAX(valid_until) FROM history WHERE path_key = ? AND fields IS NOT NULL
-            """), arguments: [Data(IndexKey.encode(path: key))])
+            SELECT MAX(valid_until) FROM history WHERE path_key = ? AND fields IS NOT NULL AND valid_until <= ?
+            """), arguments: [Data(IndexKey.encode(path: key)), time])
     }
 
     /// The document at `key` as it was at `readTime` (microseconds), from history.

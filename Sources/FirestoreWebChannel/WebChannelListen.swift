@@ -39,6 +39,12 @@ enum WebChannelListen {
                     }
                 } catch {
                     if let id = error.targetID {
+                        // An ID in use (or negative) ends the stream: a bad target must not
+                        // answer for another target's ID.
+                        do throws(FirestoreError) { try session.checkTargetID(id) } catch {
+                            channel.fail(WebChannelCodec.streamError(error).serialized, now: now())
+                            break requests
+                        }
                         // As the emulator: the target is added, then removed with the cause.
                         let addition = WatchResponse.targetChange(.add, targetIDs: [id], cause: nil, readTime: nil)
                         channel.send(WebChannelCodec.encode(addition, database: database).serialized, now: now())

@@ -49,8 +49,13 @@ package struct WebSocketListenConnection: Sendable {
                         if isNew {
                             group.addTask { await Self.pump(session, state: state, outbox: outbox.continuation) }
                         }
-                        try session.add(request.target)
-                        state.register(request, session: session)
+                        // Registered first, so that the target's first snapshot finds it; an ID
+                        // is unique on the connection, whichever identity asks.
+                        try state.register(request, session: session)
+                        do { try session.add(request.target) } catch {
+                            state.forget(request.target.id)
+                            throw error
+                        }
                     }
                 } catch {
                     let failure = error as? FirestoreError ?? .internalError("\(error)")
@@ -109,10 +114,15 @@ final class ConnectionState: Sendable {
 
     func session(for target: Int32) -> ListenSession? { state.withLock { $0.targets[target]?.session } }
 
-    func register(_ request: WebSocketListenProtocol.ListenRequest, session: ListenSession) {
-        state.withLock { s in
-            s.targets[request.target.id] = TargetInfo(database: request.target.database, session: session,
-                                                      documents: request.includeDocuments ? [] : nil)
+    /// Records a target; throws when its ID is in use on the connection.
+    func register(_ request: WebSocketListenProtocol.ListenRequest, session: ListenSession) throws(FirestoreError) {
+        let id = request.target.id
+        try state.withLock { s throws(FirestoreError) in
+            guard s.targets[id] == nil else {
+                throw .invalidArgument("targetId \(id) is already in use on this connection: unlisten it first.")
+            }
+            s.targets[id] = TargetInfo(database: request.target.database, session: session,
+                                       documents: request.includeDocuments ? [] : nil)
         }
     }
 

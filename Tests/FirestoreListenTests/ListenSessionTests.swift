@@ -209,7 +209,26 @@ struct ListenSessionTests {
         #expect(try denied.add(ListenTarget(id: 3, database: Self.db, kind: doc)) == 3)
         #expect(Self.describe(await Self.next(&deniedEvents)) == "removed 3 PERMISSION_DENIED")
         #expect(try denied.add(ListenTarget(id: 3, database: Self.db, kind: doc)) == 3)
+        #expect(Self.describe(await Self.next(&deniedEvents)) == "removed 3 PERMISSION_DENIED")
         denied.close()
+
+        // A target that fails after the client removed it and added another under its ID: one
+        // REMOVE (with the cause), and the new target keeps the ID.
+        let some = "rules_version = '2'; service cloud.firestore { match /databases/{d}/documents { match /c/{id} { allow read: if id == 'b'; } } }"
+        _ = engine.rules.install([RulesSource(name: "firestore.rules", text: some)], project: Self.db.project)
+        let racing = ListenSession(engine: engine, identity: .unauthenticated)
+        var racingEvents = racing.events.makeAsyncIterator()
+        try racing.add(ListenTarget(id: 5, database: Self.db, kind: doc))
+        racing.remove(5)
+        try racing.add(ListenTarget(id: 5, database: Self.db, kind: .documents([ResourcePath(["c", "b"])])))
+        #expect(Self.describe(await Self.next(&racingEvents)) == "removed 5 PERMISSION_DENIED")
+        #expect(Self.describe(await Self.next(&racingEvents)) == "current 5: ")
+        #expect(throws: FirestoreError.invalidArgument("Target ID 5 is already in use on this stream: remove the target first.")) {
+            try racing.checkTargetID(5)
+        }
+        racing.remove(5)
+        #expect(Self.describe(await Self.next(&racingEvents)) == "removed 5")
+        racing.close()
     }
 
     @Test("a resume time finer than a microsecond is cut to one; a resume that cannot be read is ADD then RESET")
