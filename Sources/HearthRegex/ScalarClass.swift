@@ -108,12 +108,36 @@ final class ScriptMembership: @unchecked Sendable {
     private var answers: [String: [UInt32: Bool]] = [:]
     private var count = 0
 
+    /// Whether RE2 knows `name` as a script: its own list, spelled exactly (ICU, which answers
+    /// the membership, also takes other properties, Java's forms such as `IsLatin`, short
+    /// aliases such as `Latn`, and any case, which RE2 refuses).
     static func isKnownScript(_ name: String) -> Bool {
-        guard name.allSatisfy({ $0.isLetter || $0 == "_" }), name.first?.isUppercase == true else { return false }
-        // Asked as a script value, so that ICU's other properties and Java's forms (`IsLatin`,
-        // `InBasicLatin`, `Alphabetic`), which RE2 refuses, are not taken for scripts.
-        return (try? NSRegularExpression(pattern: "\\p{Script=\(name)}")) != nil
+        re2Scripts.contains(name)
     }
+
+    /// The scripts RE2 names in `\p{…}` (re2/unicode_groups.cc, 2026-01).
+    static let re2Scripts: Set<String> = [
+        "Adlam", "Ahom", "Anatolian_Hieroglyphs", "Arabic", "Armenian", "Avestan", "Balinese", "Bamum", "Bassa_Vah",
+        "Batak", "Bengali", "Bhaiksuki", "Bopomofo", "Brahmi", "Braille", "Buginese", "Buhid", "Canadian_Aboriginal",
+        "Carian", "Caucasian_Albanian", "Chakma", "Cham", "Cherokee", "Chorasmian", "Common", "Coptic", "Cuneiform",
+        "Cypriot", "Cypro_Minoan", "Cyrillic", "Deseret", "Devanagari", "Dives_Akuru", "Dogra", "Duployan",
+        "Egyptian_Hieroglyphs", "Elbasan", "Elymaic", "Ethiopic", "Georgian", "Glagolitic", "Gothic", "Grantha",
+        "Greek", "Gujarati", "Gunjala_Gondi", "Gurmukhi", "Han", "Hangul", "Hanifi_Rohingya", "Hanunoo", "Hatran",
+        "Hebrew", "Hiragana", "Imperial_Aramaic", "Inherited", "Inscriptional_Pahlavi", "Inscriptional_Parthian",
+        "Javanese", "Kaithi", "Kannada", "Katakana", "Kawi", "Kayah_Li", "Kharoshthi", "Khitan_Small_Script",
+        "Khmer", "Khojki", "Khudawadi", "Lao", "Latin", "Lepcha", "Limbu", "Linear_A", "Linear_B", "Lisu", "Lycian",
+        "Lydian", "Mahajani", "Makasar", "Malayalam", "Mandaic", "Manichaean", "Marchen", "Masaram_Gondi",
+        "Medefaidrin", "Meetei_Mayek", "Mende_Kikakui", "Meroitic_Cursive", "Meroitic_Hieroglyphs", "Miao", "Modi",
+        "Mongolian", "Mro", "Multani", "Myanmar", "Nabataean", "Nag_Mundari", "Nandinagari", "New_Tai_Lue", "Newa",
+        "Nko", "Nushu", "Nyiakeng_Puachue_Hmong", "Ogham", "Ol_Chiki", "Old_Hungarian", "Old_Italic",
+        "Old_North_Arabian", "Old_Permic", "Old_Persian", "Old_Sogdian", "Old_South_Arabian", "Old_Turkic",
+        "Old_Uyghur", "Oriya", "Osage", "Osmanya", "Pahawh_Hmong", "Palmyrene", "Pau_Cin_Hau", "Phags_Pa",
+        "Phoenician", "Psalter_Pahlavi", "Rejang", "Runic", "Samaritan", "Saurashtra", "Sharada", "Shavian",
+        "Siddham", "SignWriting", "Sinhala", "Sogdian", "Sora_Sompeng", "Soyombo", "Sundanese", "Syloti_Nagri",
+        "Syriac", "Tagalog", "Tagbanwa", "Tai_Le", "Tai_Tham", "Tai_Viet", "Takri", "Tamil", "Tangsa", "Tangut",
+        "Telugu", "Thaana", "Thai", "Tibetan", "Tifinagh", "Tirhuta", "Toto", "Ugaritic", "Vai", "Vithkuqi",
+        "Wancho", "Warang_Citi", "Yezidi", "Yi", "Zanabazar_Square"
+    ]
 
     func contains(_ s: Unicode.Scalar, script name: String) -> Bool {
         lock.lock()

@@ -23,7 +23,7 @@ struct RegexTests {
         (#"[\d\s]"#, " ", true), (#"[^\D]"#, "7", true), (#"\bfoo\b"#, "foo", true), (#"a\Bb"#, "ab", true),
         ("(a|ab)(c|bcd)(d*)", "abcd", true), ("", "", true), ("a|", "", true), ("(|a)+", "aa", true), ("(a*)*", "aaa", true),
         ("(?m)^a$", "a", true), ("[.]", ".", true), (#"\."#, "a", false), ("é+", "éé", true), ("(?i)é", "É", true),
-        (#"\101"#, "A", true), (#"\1411"#, "a1", true), (#"[\101-\103]"#, "B", true), (#"\p{Latin}"#, "a", true),
+        (#"\101"#, "A", true), (#"\1411"#, "a1", true), (#"[\101-\103]"#, "B", true), (#"\p{Latin}"#, "a", true), (#"\p{Old_Italic}"#, "a", false), (#"\p{Cyrillic}+"#, "жи", true),
     ])
     func matching(pattern: String, text: String, expected: Bool) throws {
         #expect(try Self.compiled(pattern).matchesWhole(text) == expected, "\(pattern) on \(text)")
@@ -33,6 +33,7 @@ struct RegexTests {
         #"\1"#, "(?=a)", "(?!a)", "(?<=a)", "(?<!a)", "(?>a)", "a**", "a++", "a*?+", "a{1001}", "a{2,1}", "a{1}{2}", #"\Z"#, #"\C"#,
         #"\q"#, "(a", "a)", "[a", "[a-", #"\"#, "*a", "+", "?", "[[:foo:]]", #"\p{Nope}"#, "[z-a]", "(?#comment)", "(?P<>a)", #"\x{110000}"#,
         #"\p{L"#, #"\8"#, #"\18"#, #"\p{IsLatin}"#, #"\p{InBasicLatin}"#, #"\p{Alphabetic}"#,
+        #"\p{Latn}"#, #"\p{LATIN}"#, #"\p{latin}"#, #"\p{OldItalic}"#,
     ])
     func refused(pattern: String) {
         #expect(throws: RegexParser.Invalid.self) { try Self.compiled(pattern) }
