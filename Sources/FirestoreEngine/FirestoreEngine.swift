@@ -143,16 +143,21 @@ package final class FirestoreEngine: Sendable {
         }
     }
 
+    /// The emulator's checks of a read time, in its order: its form (after the epoch, whole
+    /// microseconds) before its age (r18-begin-read-time-*).
     func validateReadTime(_ t: Timestamp) throws(FirestoreError) {
+        if t.seconds < 0 || (t.seconds == 0 && t.nanos == 0) {
+            throw .invalidArgument("Only timestamps past epoch are supported.")
+        }
+        if t.nanos % 1000 != 0 {
+            throw .invalidArgument("read_time cannot have more than microseconds precision.")
+        }
         let nowMicros = clock.nowMicros()
         if t.microseconds > nowMicros {
             throw .invalidArgument("The requested 'read_time' cannot be in the future.")
         }
         if t.microseconds < nowMicros - Self.historyRetentionMicros {
             throw .failedPrecondition("The requested 'read_time' is too old: reads at a past time must lie within the last hour.")
-        }
-        if t.nanos % 1000 != 0 {
-            throw .invalidArgument("read_time must have microsecond precision.")
         }
     }
 

@@ -53,7 +53,11 @@ extension FirestoreRESTService {
     func commit(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "transaction"], at: "")
         let writes = try decodeWrites(db, body["writes"])
-        let txn = try Self.transactionID(body["transaction"], at: "transaction")
+        // An empty transaction is none (proto3's default bytes): the emulator commits without one
+        // (r18-commit-empty-string), where other requests refuse it.
+        let txn: [UInt8]? = if case .string("")? = body["transaction"] { nil } else {
+            try Self.transactionID(body["transaction"], at: "transaction")
+        }
         let result = try await engine.commit(db, writes: writes, transaction: txn, identity: identity)
         guard !result.writeResults.isEmpty else { return .ok(.object([])) }
         return .ok(.object([
