@@ -15,7 +15,8 @@ enum QueryCandidate {
     /// disjunctions at 30).
     static func candidates(for filter: Filter?, database: DatabaseID) -> [QueryCandidate] {
         guard let filter else { return [.constrained([:])] }
-        return (filter.disjuncts() ?? []).flatMap { conjunctionCandidates($0, database: database) }
+        // An `array-contains-any` is judged once per value, as the emulator judges it.
+        return (filter.disjuncts(expandingArrayContainsAny: true) ?? []).flatMap { conjunctionCandidates($0, database: database) }
     }
 
     static func conjunctionCandidates(_ conjunction: [Filter], database: DatabaseID) -> [QueryCandidate] {

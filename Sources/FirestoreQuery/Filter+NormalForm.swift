@@ -8,17 +8,21 @@ extension Filter {
     ///
     /// With `expandingIn`, `in` becomes one `==` per value and `array-contains-any` one
     /// `array-contains` per value, as Firestore normalizes a query before counting its
-    /// disjunctions. Conjunctions that hold the same filters (the same conditions on exactly equal
-    /// values, in any order, as many times) are kept once.
-    package func disjuncts(expandingIn: Bool = false, limit: Int = 10_000) -> [[Filter]]? {
-        disjunctTerms(expandingIn: expandingIn, limit: limit)?.map { $0.map(\.filter) }
+    /// disjunctions; with `expandingArrayContainsAny`, only the latter (as the emulator judges a
+    /// list query's rules: once per value of an `array-contains-any`, r15r-ac-* in
+    /// fixtures/differential/rules/round-15.json). Conjunctions that hold the same filters (the
+    /// same conditions on exactly equal values, in any order, as many times) are kept once.
+    package func disjuncts(expandingIn: Bool = false, expandingArrayContainsAny: Bool = false,
+                           limit: Int = 10_000) -> [[Filter]]? {
+        disjunctTerms(expandingIn: expandingIn, expandingAny: expandingIn || expandingArrayContainsAny, limit: limit)?
+            .map { $0.map(\.filter) }
     }
 
     /// The number of distinct disjuncts after expanding `in` and `array-contains-any`, as the
     /// emulator counts them against its limit of 30: a disjunct is the set of its conditions
     /// (`a == 1 and a == 1` is `a == 1`). More than `limit` is `limit + 1`.
     package func distinctDisjunctionCount(limit: Int = 10_000) -> Int {
-        guard let terms = disjunctTerms(expandingIn: true, limit: limit) else { return limit + 1 }
+        guard let terms = disjunctTerms(expandingIn: true, expandingAny: true, limit: limit) else { return limit + 1 }
         return Set(terms.map { Set($0.map(\.key)) }).count
     }
 
@@ -33,10 +37,10 @@ extension Filter {
         }
     }
 
-    private func disjunctTerms(expandingIn: Bool, limit: Int) -> [[Term]]? {
+    private func disjunctTerms(expandingIn: Bool, expandingAny: Bool, limit: Int) -> [[Term]]? {
         switch self {
         case .field(let path, let op, let value):
-            if expandingIn, op == .in || op == .arrayContainsAny, case .array(let values) = value, !values.isEmpty {
+            if (expandingIn && op == .in) || (expandingAny && op == .arrayContainsAny), case .array(let values) = value, !values.isEmpty {
                 let atomOp: Operator = op == .in ? .equal : .arrayContains
                 var expanded = DistinctConjunctions(limit: Int.max)
                 for v in values { _ = expanded.insert([Term(.field(path, atomOp, v))]) }
@@ -48,14 +52,14 @@ extension Filter {
         case .composite(.or, let children):
             var all = DistinctConjunctions(limit: limit)
             for child in children {
-                guard let terms = child.disjunctTerms(expandingIn: expandingIn, limit: limit) else { return nil }
+                guard let terms = child.disjunctTerms(expandingIn: expandingIn, expandingAny: expandingAny, limit: limit) else { return nil }
                 for t in terms { guard all.insert(t) else { return nil } }
             }
             return all.conjunctions
         case .composite(.and, let children):
             var acc: [[Term]] = [[]]
             for child in children {
-                guard let terms = child.disjunctTerms(expandingIn: expandingIn, limit: limit) else { return nil }
+                guard let terms = child.disjunctTerms(expandingIn: expandingIn, expandingAny: expandingAny, limit: limit) else { return nil }
                 var next = DistinctConjunctions(limit: limit)
                 for a in acc {
                     for t in terms { guard next.insert(a + t) else { return nil } }
