@@ -4,8 +4,11 @@
 /// As the official emulator counts them (fixtures/differential/rules/access-limits.json): each
 /// document's decision may look up 10 distinct documents, a query 20, and all the decisions of
 /// one request (a batchGet of several documents, a commit of several writes) 20 distinct
-/// documents in all. Repeated lookups of the same path (before or after) count once and are
-/// answered from the ledger. To share the total across the documents of one request, create
+/// documents in all. Lookups of the same path count once, whichever of the four functions
+/// makes them (`get` and `getAfter` of one document too: r16r-commit-get-getafter-same-10), and
+/// are answered from the ledger. Lookups of the requested document and of the documents the
+/// request writes are not counted; a lookup past a limit is an error of its expression, which
+/// another allow statement (or `|| true`) can still outweigh. To share the total across the documents of one request, create
 /// one ``batch`` ledger and pass it to every ``Ruleset/decision(for:dataSource:ledger:)``.
 package struct RulesLookupLedger: Sendable {
     /// Lookups allowed for a single-document request or a query.
@@ -31,8 +34,10 @@ package struct RulesLookupLedger: Sendable {
     /// Distinct lookups made so far, in order.
     package private(set) var keys: [Key] = []
     private var results: [Key: RuleValue] = [:]
-    /// The distinct lookups of the decision being made.
-    private var decisionKeys: Set<Key> = []
+    /// The distinct documents looked up, which the limits count.
+    private var paths: Set<RulePath> = []
+    /// The distinct documents looked up by the decision being made.
+    private var decisionPaths: Set<RulePath> = []
 
     /// Creates an empty ledger with a limit for the request and one for each decision (at most
     /// the request's).
@@ -49,15 +54,17 @@ package struct RulesLookupLedger: Sendable {
     package static var query: RulesLookupLedger { RulesLookupLedger(limit: batchLimit) }
 
     /// Starts counting a new decision's own lookups.
-    mutating func beginDecision() { decisionKeys = [] }
+    mutating func beginDecision() { decisionPaths = [] }
 
-    /// Counts a lookup the ledger already answers toward the current decision; false when the
-    /// decision has no room left for it.
-    mutating func admit(_ key: Key) -> Bool {
-        if decisionKeys.contains(key) { return true }
-        guard decisionKeys.count < decisionLimit else { return false }
-        decisionKeys.insert(key)
-        return true
+    /// Counts a lookup of `path` toward the decision and the request; nil when there is room
+    /// (or the path is counted already), else the limit it would pass.
+    mutating func admit(_ path: RulePath) -> Int? {
+        if decisionPaths.contains(path) { return nil }
+        if decisionPaths.count >= decisionLimit { return decisionLimit }
+        if !paths.contains(path), paths.count >= limit { return limit }
+        decisionPaths.insert(path)
+        paths.insert(path)
+        return nil
     }
 
     /// The number of distinct lookups made.
@@ -68,17 +75,8 @@ package struct RulesLookupLedger: Sendable {
         results[key]
     }
 
-    /// Whether one more distinct lookup is allowed: the decision's limit, or the request's (nil
-    /// when there is room).
-    var exceededLimit: Int? {
-        if decisionKeys.count >= decisionLimit { return decisionLimit }
-        if keys.count >= limit { return limit }
-        return nil
-    }
-
     mutating func record(_ key: Key, result: RuleValue) {
         if results[key] == nil { keys.append(key) }
         results[key] = result
-        decisionKeys.insert(key)
     }
 }

@@ -10,8 +10,8 @@ extension Ruleset {
     /// their allow statements for the request's method, in order, until one grants.
     ///
     /// Any allow statement on any covering block grants. An allow condition that is false,
-    /// not a boolean, or an error does not grant. Exceeding a limit (1,000 expressions, call
-    /// depth 20, the ledger's lookups) denies the request outright.
+    /// not a boolean, or an error does not grant (a lookup past the ledger's limits is such an
+    /// error). Exceeding a limit (1,000 expressions, call depth 20) denies the request outright.
     ///
     /// - Parameter ledger: Counts and caches lookups; pass the same ledger (created with
     ///   ``RulesLookupLedger/batchLimit``) to every write of a batch to share the limit.
@@ -20,6 +20,11 @@ extension Ruleset {
     ) -> RulesDecision {
         ledger.beginDecision()
         let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
+        // The requested document, whose lookups the limits do not count (a fully known path).
+        let segments = request.path.compactMap { element -> String? in
+            if case .segment(let s) = element { s } else { nil }
+        }
+        if segments.count == request.path.count { evaluator.requestedPath = RulePath(segments) }
         defer { ledger = evaluator.ledger }
         let globalEnvironment = Environment(parent: nil, capacity: globals.count + request.variables.count)
         for name in globals where request.variables[name] == nil {

@@ -87,16 +87,18 @@ extension Evaluator {
         }
         let isAfter = name.hasSuffix("After")
         let key = RulesLookupLedger.Key(path: path, isAfter: isAfter)
+        // Past the limit a lookup is an error like any other (`|| true` and a later allow still
+        // grant, as on the emulator: r16r-read-11-or-true), not the end of the decision. The
+        // requested document and the documents the request writes are not counted
+        // (r16r-get-self-plus-10, r16r-commit-getafter-of-written-other-11).
+        let counted = path != requestedPath && !dataSource.isWritten(at: path)
+        if counted, let limit = ledger.admit(path) {
+            return .failure(RuleError("Exceeded maximum of \(limit) document access calls (get, exists, getAfter, existsAfter).", origin: node))
+        }
         let resource: RuleValue
         if let remembered = ledger.result(for: key) {
-            guard ledger.admit(key) else {
-                return fail(limit: "Exceeded maximum of \(ledger.decisionLimit) document access calls (get, exists, getAfter, existsAfter).", at: node)
-            }
             resource = remembered
         } else {
-            if let limit = ledger.exceededLimit {
-                return fail(limit: "Exceeded maximum of \(limit) document access calls (get, exists, getAfter, existsAfter).", at: node)
-            }
             do {
                 resource = try (isAfter ? dataSource.resourceAfter(at: path) : dataSource.resource(at: path)) ?? .null
             } catch {

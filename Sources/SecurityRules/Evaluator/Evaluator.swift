@@ -38,7 +38,8 @@ final class Environment {
 /// recording coverage, a per-node trace for denial explanations, and `debug()` output.
 ///
 /// Limits (exceeding one is a limit error that denies the whole request): 1,000 evaluated
-/// expressions, a function call depth of 20, and the ledger's document lookups.
+/// expressions and a function call depth of 20. A document lookup past the ledger's limits is
+/// an ordinary error of its expression, as on the official emulator.
 final class Evaluator {
     static let expressionLimit = 1000
     static let callDepthLimit = 20
@@ -46,6 +47,8 @@ final class Evaluator {
     let ruleset: Ruleset
     let dataSource: any RulesDataSource
     var ledger: RulesLookupLedger
+    /// The document the request names, if it names one.
+    var requestedPath: RulePath?
     var coverage = RulesCoverage()
     var expressionCount = 0
     var callDepth = 0
