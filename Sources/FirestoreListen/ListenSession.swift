@@ -178,13 +178,19 @@ private actor Processor {
         self.targetIDs = targetIDs
     }
 
-    /// Ends a target that failed: its claim on its ID is freed (unless the client removed the
-    /// target meanwhile, and perhaps added another under the same ID).
-    func fail(_ id: Int32, _ error: FirestoreError, generation: UInt64?) {
-        views[id] = nil
+    /// Drops everything kept for a target; false when it had no view (its addition failed).
+    @discardableResult
+    func forget(_ id: Int32) -> Bool {
         snapshotTimes[id] = nil
         rulesGenerations[id] = nil
         generations[id] = nil
+        return views.removeValue(forKey: id) != nil
+    }
+
+    /// Ends a target that failed: its claim on its ID is freed (unless the client removed the
+    /// target meanwhile, and perhaps added another under the same ID).
+    func fail(_ id: Int32, _ error: FirestoreError, generation: UInt64?) {
+        forget(id)
         if let generation { _ = targetIDs.release(id, generation: generation) }
         sink.yield(.targetRemoved(targetID: id, error: error))
     }
@@ -195,11 +201,7 @@ private actor Processor {
             case .add(let target, let generation): await add(target, claim: generation)
             case .remove(let id):
                 // A target whose addition failed has been reported removed already.
-                guard views.removeValue(forKey: id) != nil else { break }
-                snapshotTimes[id] = nil
-                rulesGenerations[id] = nil
-                generations[id] = nil
-                sink.yield(.targetRemoved(targetID: id, error: nil))
+                if forget(id) { sink.yield(.targetRemoved(targetID: id, error: nil)) }
             case .commit(let event): await apply(event)
             }
             pending.add(-1)

@@ -204,6 +204,12 @@ extension FieldPath {
         }
     }
 
+    /// Checks a path named by a read mask (the fields a read returns): as a mask, except that
+    /// `__name__` alone is allowed (the SDKs ask for keys only with it).
+    package func validateAsReadMask() throws(FirestoreError) {
+        if !isDocumentName { try validateAsMask() }
+    }
+
     /// Whether a field name matches `__.*__`, which Firestore reserves.
     package static func isReservedName(_ name: String) -> Bool {
         // `__.+__`: at least one character between (`____` is an ordinary name).

@@ -23,8 +23,8 @@ extension FirestoreRESTService {
             }
         }
         let mask = try body["mask"].map { j throws(FirestoreError) in try RESTCodec.decodeMask(j, at: "mask") }
-        // A read mask, held to a mask's limits as the URL parameter's and gRPC's are.
-        for path in mask ?? [] where !path.isDocumentName { try path.validateAsMask() }
+        // A read mask, held to its limits as the URL parameter's and gRPC's are.
+        for path in mask ?? [] { try path.validateAsReadMask() }
         let (c, newID) = try consistency(db, transaction: body["transaction"], readTime: RESTCodec.field(body, "readTime"),
                                          newTransaction: RESTCodec.field(body, "newTransaction"))
         let (docs, readTime) = try await engine.batchGet(db, keys: keys, consistency: c, identity: identity)
@@ -53,11 +53,9 @@ extension FirestoreRESTService {
     func commit(_ db: DatabaseID, _ body: JSON, identity: Identity) async throws(FirestoreError) -> RESTReply {
         try RESTCodec.checkKeys(body, ["writes", "transaction"], at: "")
         let writes = try decodeWrites(db, body["writes"])
-        // An empty transaction is none (proto3's default bytes): the emulator commits without one
-        // (r18-commit-empty-string), where other requests refuse it.
-        let txn: [UInt8]? = if case .string("")? = body["transaction"] { nil } else {
-            try Self.transactionID(body["transaction"], at: "transaction")
-        }
+        // An empty transaction is none: the emulator commits without one (r18-commit-empty-string),
+        // where reads refuse it.
+        let txn = try Self.transactionID(Self.unsetIfEmpty(body["transaction"]), at: "transaction")
         let result = try await engine.commit(db, writes: writes, transaction: txn, identity: identity)
         guard !result.writeResults.isEmpty else { return .ok(.object([])) }
         return .ok(.object([

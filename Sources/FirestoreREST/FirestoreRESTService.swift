@@ -153,6 +153,12 @@ package struct FirestoreRESTService: Sendable {
 
     static func encodeTransaction(_ id: [UInt8]) -> JSON { .string(Data(id).base64EncodedString()) }
 
+    /// A bytes field given as `""`, protobuf's default, read as not given: where the emulator
+    /// takes an empty transaction as none (a commit's, a retry's), not as an invalid one.
+    static func unsetIfEmpty(_ json: JSON?) -> JSON? {
+        if case .string("")? = json { nil } else { json }
+    }
+
     /// Read consistency from `transaction` / `readTime` / `newTransaction` request fields.
     func consistency(_ db: DatabaseID, transaction: JSON?, readTime: JSON?, newTransaction: JSON?) throws(FirestoreError) -> (ReadConsistency, [UInt8]?) {
         let set = [transaction, readTime, newTransaction].compactMap { $0 }.count
@@ -179,9 +185,8 @@ package struct FirestoreRESTService: Sendable {
         }
         if let rw = RESTCodec.field(json, "readWrite") {
             try RESTCodec.checkKeys(rw, ["retryTransaction"], at: "options.read_write")
-            // Empty bytes are protobuf's default: no retry.
-            let retry = RESTCodec.field(rw, "retryTransaction").flatMap { j -> JSON? in if case .string("") = j { nil } else { j } }
-            return .readWrite(retrying: try transactionID(retry, at: "options.read_write.retry_transaction"))
+            return .readWrite(retrying: try transactionID(unsetIfEmpty(RESTCodec.field(rw, "retryTransaction")),
+                                                          at: "options.read_write.retry_transaction"))
         }
         return defaultMode
     }

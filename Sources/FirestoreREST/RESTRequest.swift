@@ -42,19 +42,22 @@ package struct RESTRequest: Sendable {
         }
     }
 
-    /// `mask.fieldPaths` query parameters as field paths (nil when absent). A read mask's paths
-    /// are held to a mask's limits here (reserved names, 20 segments, 1500 bytes; `__name__` alone
-    /// is allowed), as the emulator's are (r16-get-mask-*); an update mask's are checked with
-    /// its write.
-    package func mask(_ name: String = "mask.fieldPaths") throws(FirestoreError) -> [FieldPath]? {
+    /// The read mask, `mask.fieldPaths` query parameters, as field paths (nil when absent), held
+    /// to a read mask's limits as the emulator's are (r16-get-mask-*).
+    package func mask() throws(FirestoreError) -> [FieldPath]? {
+        try mask("mask.fieldPaths")?.map { path throws(FirestoreError) in
+            try path.validateAsReadMask()
+            return path
+        }
+    }
+
+    /// Field paths from the query parameters `name` (nil when absent), parsed only: an update
+    /// mask's are checked with its write.
+    package func mask(_ name: String) throws(FirestoreError) -> [FieldPath]? {
         let values = parameters(name)
         if values.isEmpty { return nil }
         var out: [FieldPath] = []
-        for v in values {
-            let path = try FieldPath(parsing: v)
-            if name == "mask.fieldPaths", !path.isDocumentName { try path.validateAsMask() }
-            out.append(path)
-        }
+        for v in values { out.append(try FieldPath(parsing: v)) }
         return out
     }
 

@@ -54,7 +54,7 @@ package enum WireCodec {
         var out: [FieldPath] = []
         for p in mask.fieldPaths {
             let path = try FieldPath(parsing: p)
-            if validating && !path.isDocumentName { try path.validateAsMask() }
+            if validating { try path.validateAsReadMask() }
             out.append(path)
         }
         return out

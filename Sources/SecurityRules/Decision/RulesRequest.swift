@@ -35,6 +35,16 @@ package struct RulesRequest: Sendable {
         self.variables = variables
     }
 
+    /// The path when every segment of it is known (a document's), else nil (a query's results).
+    package var knownPath: RulePath? {
+        var segments: [String] = []
+        for element in path {
+            guard case .segment(let s) = element else { return nil }
+            segments.append(s)
+        }
+        return RulePath(segments)
+    }
+
     /// Creates a request whose path may contain unknown parts.
     package init(method: RulesMethod, pathElements: [PathElement], variables: [String: RuleValue] = [:]) {
         self.method = method

@@ -20,11 +20,7 @@ extension Ruleset {
     ) -> RulesDecision {
         ledger.beginDecision()
         let evaluator = Evaluator(ruleset: self, dataSource: dataSource, ledger: ledger)
-        // The requested document, whose lookups the limits do not count (a fully known path).
-        let segments = request.path.compactMap { element -> String? in
-            if case .segment(let s) = element { s } else { nil }
-        }
-        if segments.count == request.path.count { evaluator.requestedPath = RulePath(segments) }
+        evaluator.requestedPath = request.knownPath
         defer { ledger = evaluator.ledger }
         let globalEnvironment = Environment(parent: nil, capacity: globals.count + request.variables.count)
         for name in globals where request.variables[name] == nil {

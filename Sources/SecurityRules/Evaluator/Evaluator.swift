@@ -47,7 +47,8 @@ final class Evaluator {
     let ruleset: Ruleset
     let dataSource: any RulesDataSource
     var ledger: RulesLookupLedger
-    /// The document the request names, if it names one.
+    /// The request's path when fully known (``RulesRequest/knownPath``): lookups of it are not
+    /// counted against the ledger's limits.
     var requestedPath: RulePath?
     var coverage = RulesCoverage()
     var expressionCount = 0
